@@ -1,0 +1,116 @@
+# benchboot: the one entry point.  `make` builds everything for ARCH,
+# `make test` runs every test; see README.md and docs/developer.md.
+#
+#   ARCH=x86_64|ppc64le   target architecture (configs/arch/$(ARCH).mk)
+#   O=out                 out-of-tree output directory
+#   DL_DIR=dl             download cache, kept across `make clean`
+#   V=1                   show full commands
+
+ARCH ?= x86_64
+O ?= out
+DL_DIR ?= dl
+V ?= 0
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+ifeq ($(wildcard configs/arch/$(ARCH).mk),)
+$(error ARCH=$(ARCH): no configs/arch/$(ARCH).mk; known: $(patsubst configs/arch/%.mk,%,$(wildcard configs/arch/*.mk)))
+endif
+include configs/arch/$(ARCH).mk
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+TOP := $(CURDIR)
+# Absolute paths: recipes cd into source trees.
+override O := $(abspath $(O))
+override DL_DIR := $(abspath $(DL_DIR))
+OUT := $(O)/$(ARCH)
+BUILD := $(OUT)/build
+SYSROOT := $(OUT)/sysroot
+STAMPS := $(OUT)/stamps
+IMAGES := $(OUT)/images
+
+# musl's gcc wrapper: it calls $(CROSS_COMPILE)gcc with musl's specs.
+TARGET_CC := $(SYSROOT)/bin/musl-gcc
+export REALGCC := $(CROSS_COMPILE)gcc
+TARGET_AR := $(CROSS_COMPILE)ar
+TARGET_RANLIB := $(CROSS_COMPILE)ranlib
+TARGET_STRIP := $(CROSS_COMPILE)strip
+
+# Debian packages the build needs on the host; recipes add theirs.
+HOST_PACKAGES := make gcc dpkg-dev file xz-utils bzip2 ca-certificates \
+	$(ARCH_HOST_PACKAGES)
+# Packages only `make test` needs.
+TEST_PACKAGES :=
+# Pinned inputs, in the order `benchboot --version` lists them.
+DEPS :=
+
+.PHONY: all deps test clean distclean pins help
+all:
+
+# The host-package check re-runs whenever a recipe changes what it needs.
+HOST_DEPS_STAMP := $(O)/.host-deps
+$(HOST_DEPS_STAMP): image/deps/host-packages.sh $(wildcard image/deps/*.mk) \
+		configs/arch/$(ARCH).mk Makefile
+	$(Q)image/deps/host-packages.sh $(sort $(HOST_PACKAGES))
+	$(Q)mkdir -p $(@D) && touch $@
+
+deps: $(HOST_DEPS_STAMP)
+
+# Recipes in build order (a recipe names the outputs of earlier ones);
+# inputs not listed here (the kernel, the server stack) follow.
+DEP_ORDER := musl busybox mbedtls curl mariadb cjson
+include image/deps/common.mk
+include $(DEP_ORDER:%=image/deps/%.mk)
+include $(filter-out $(DEP_ORDER:%=image/deps/%.mk) image/deps/common.mk,\
+	$(sort $(wildcard image/deps/*.mk)))
+include payload/payload.mk
+-include image/image.mk
+-include qemu-tests/tests.mk
+
+all: $(BENCHBOOT)
+
+# --- tests -------------------------------------------------------------
+TEST_PACKAGES += mariadb-server mariadb-client nginx-light curl clang \
+	iproute2 procps
+TEST_DEPS_STAMP := $(O)/.test-deps
+$(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
+	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))
+	$(Q)mkdir -p $(@D) && touch $@
+
+TESTS := $(UNIT_BINS) $(sort $(wildcard payload/tests/integration/*.sh)) \
+	$(QEMU_TESTS)
+TEST_PREREQS := all unit-tests fuzzers
+TEST_ENV := O=$(O) OUT=$(OUT) ARCH=$(ARCH) BENCHBOOT=$(BENCHBOOT) \
+	BUSYBOX=$(BUSYBOX) IMAGES=$(IMAGES) PAYLOAD_BUILD=$(PAYLOAD_BUILD) \
+	TARGET_RUN="$(TARGET_RUN)" TOP=$(TOP)
+
+# `make test T=http` runs only the tests whose path contains "http".
+test: $(TEST_DEPS_STAMP)
+	$(Q)$(MAKE) --no-print-directory $(TEST_PREREQS)
+	$(Q)$(TEST_ENV) payload/tests/harness.sh \
+		$(if $(T),$(foreach t,$(TESTS),$(if $(findstring $(T),$(t)),$(t))),$(TESTS))
+
+# One pin.sh per input: a source package, or a binary package (whose name
+# may follow a metapackage, NAME_DEB_FROM, as the kernel's ABI does).
+pins: $(HOST_DEPS_STAMP)
+	$(Q)$(foreach d,$(DEPS),image/deps/pin.sh $(d) image/deps/$(d).mk \
+		$(DL_DIR) $(if $($(d)_SRC),source $($(d)_SRC),binary \
+		$($(d)_DEB) $($(d)_DEB_ARCH) $($(d)_DEB_FROM)) || exit 1;)
+
+clean:
+	rm -rf $(O)
+
+distclean: clean
+	rm -rf $(DL_DIR)
+
+help:
+	@echo 'make [ARCH=x86_64|ppc64le] [O=out] [DL_DIR=dl] [V=1] TARGET'
+	@echo '  all      everything for ARCH (default)'
+	@echo '  deps     install the Debian packages the build needs'
+	@echo '  test     every test (unit, integration, fuzz, QEMU)'
+	@echo '  pins     re-pin every input to what the archive serves now'
+	@echo '  clean    remove $$(O); distclean also removes $$(DL_DIR)'

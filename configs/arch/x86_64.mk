@@ -1,0 +1,17 @@
+# configs/arch/x86_64.mk: every x86_64-specific build setting.  The host is
+# x86_64 Debian, so the native gcc is the "cross" compiler.
+
+CROSS_COMPILE ?=
+# Debian's name for the architecture (apt-get download pkg:$(DEB_ARCH)).
+DEB_ARCH := amd64
+# musl's --target and the GNU triplet autoconf wants for --host.
+GNU_TRIPLET := x86_64-linux-gnu
+# Linux UAPI headers copied into the musl sysroot: BusyBox and the payload
+# include <linux/...>, which musl does not ship.
+KERNEL_HEADERS := /usr/include/linux /usr/include/asm-generic \
+	/usr/include/mtd /usr/include/x86_64-linux-gnu/asm
+ARCH_CFLAGS :=
+# Host packages the toolchain for this arch needs.
+ARCH_HOST_PACKAGES := gcc linux-libc-dev
+# Runs target binaries on the build host (empty: natively).
+TARGET_RUN :=

@@ -1,0 +1,78 @@
+# payload/payload.mk: the multi-call binary `benchboot`, its unit tests and
+# fuzz targets.  Every payload/src/*.c is a module; main.c dispatches.
+
+BENCHBOOT_VERSION := 0.1.0
+BENCHBOOT := $(OUT)/bin/benchboot
+PAYLOAD_BUILD := $(BUILD)/payload
+PAYLOAD_GEN := $(PAYLOAD_BUILD)/gen
+
+PAYLOAD_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Wvla \
+	-Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
+	-Werror=implicit-function-declaration -D_GNU_SOURCE \
+	-Ipayload/src -I$(PAYLOAD_GEN) -I$(SYSROOT)/include/mariadb \
+	$(ARCH_CFLAGS) $(EXTRA_CFLAGS)
+PAYLOAD_LDLIBS := -lcurl -lmbedtls -lmbedx509 -lmbedcrypto \
+	-lmariadbclient -lcjson -lpthread -lm
+PAYLOAD_DEPLIBS := $(CURL_LIB) $(MARIADB_LIB) $(CJSON_LIB) $(SYSROOT_HEADERS)
+
+PAYLOAD_SRCS := $(sort $(wildcard payload/src/*.c))
+PAYLOAD_OBJS := $(PAYLOAD_SRCS:payload/src/%.c=$(PAYLOAD_BUILD)/%.o)
+# Everything but main(): what unit tests link against.
+PAYLOAD_LIB_OBJS := $(filter-out %/main.o,$(PAYLOAD_OBJS))
+
+# The pinned inputs, as `benchboot --version` lists them; regenerated when
+# a recipe changes.
+$(PAYLOAD_GEN)/bb_pins.h: $(wildcard image/deps/*.mk) payload/payload.mk
+	$(Q)mkdir -p $(@D)
+	$(Q){ echo '/* Generated from image/deps/*.mk: do not edit. */'; \
+	  echo '#define BB_VERSION "$(BENCHBOOT_VERSION)"'; \
+	  echo '#define BB_ARCH "$(ARCH)"'; \
+	  echo '#define BB_PINS \'; \
+	  $(foreach d,$(DEPS),echo '	{ "$(d)", "$($(d)_SRC)$($(d)_DEB)", "$($(d)_VERSION)" }, \';) \
+	  echo '	{ 0, 0, 0 }'; } >$@.tmp && mv $@.tmp $@
+
+$(PAYLOAD_BUILD)/%.o: payload/src/%.c | $(PAYLOAD_DEPLIBS) $(PAYLOAD_GEN)/bb_pins.h
+	@echo "  CC      $<"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(TARGET_CC) $(PAYLOAD_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BENCHBOOT): $(PAYLOAD_OBJS) $(PAYLOAD_DEPLIBS)
+	@echo "  LD      $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(TARGET_CC) -static -o $@ $(PAYLOAD_OBJS) $(PAYLOAD_LDLIBS)
+
+-include $(PAYLOAD_OBJS:.o=.d)
+
+# Unit tests: payload/tests/unit/test_NAME.c, one static program each,
+# linked against every module; each prints TAP.
+UNIT_SRCS := $(sort $(wildcard payload/tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:payload/tests/unit/%.c=$(PAYLOAD_BUILD)/tests/%)
+$(PAYLOAD_BUILD)/tests/%: payload/tests/unit/%.c payload/tests/tap.h \
+		$(PAYLOAD_LIB_OBJS) $(PAYLOAD_DEPLIBS)
+	@echo "  CC      $<"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(TARGET_CC) $(PAYLOAD_CFLAGS) -Ipayload/tests -static -o $@ $< \
+		$(PAYLOAD_LIB_OBJS) $(PAYLOAD_LDLIBS)
+
+# Fuzz targets: payload/tests/fuzz/fuzz_NAME.c with the modules it needs
+# listed in fuzz.mk (FUZZ_TARGETS += NAME, fuzz_NAME_SRCS := a.c b.c).
+# Built with the host's clang (libFuzzer + ASan + UBSan), not musl.
+FUZZ_TARGETS :=
+-include payload/tests/fuzz/fuzz.mk
+FUZZ_CC := clang
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -Ipayload/src \
+	-I$(PAYLOAD_GEN) -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(PAYLOAD_BUILD)/fuzz/fuzz_%)
+.SECONDEXPANSION:
+$(PAYLOAD_BUILD)/fuzz/fuzz_%: payload/tests/fuzz/fuzz_%.c \
+		$$(addprefix payload/src/,$$(fuzz_$$*_SRCS)) | $(PAYLOAD_GEN)/bb_pins.h
+	@echo "  FUZZCC  $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^
+
+
+.PHONY: payload unit-tests fuzzers
+payload: $(BENCHBOOT)
+unit-tests: $(UNIT_BINS)
+fuzzers: $(FUZZ_BINS)

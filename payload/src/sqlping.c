@@ -1,0 +1,107 @@
+/* sqlping.c: connect, SELECT VERSION(), print, disconnect. */
+#include <errno.h>
+#include <getopt.h>
+#include <mysql.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sqlping.h"
+#include "util.h"
+
+static void sqlping_usage(FILE *out)
+{
+	fprintf(out, "usage: benchboot sql-ping [--host H] [--port P] "
+		     "[--socket PATH] [--user U]\n"
+		     "                          [--password PW] [--db DB] "
+		     "[--timeout SECONDS]\n");
+}
+
+int sqlping_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "host", required_argument, NULL, 'H' },
+		{ "port", required_argument, NULL, 'P' },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "password", required_argument, NULL, 'p' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *host = NULL, *sock = NULL, *user = "root", *pw = NULL;
+	const char *db = NULL;
+	uint64_t port = 0, timeout = 10;
+	unsigned int to;
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	MYSQL *m;
+	int c, rc = 1;
+
+	while ((c = getopt_long(argc, argv, "H:P:S:u:p:d:t:h", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'H': host = optarg; break;
+		case 'S': sock = optarg; break;
+		case 'u': user = optarg; break;
+		case 'p': pw = optarg; break;
+		case 'd': db = optarg; break;
+		case 'P':
+			if (util_parse_u64(optarg, 1, 65535, &port) != 0) {
+				util_err("sql-ping", EINVAL, "--port '%s': "
+					 "want 1..65535", optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			if (util_parse_u64(optarg, 1, 3600, &timeout) != 0) {
+				util_err("sql-ping", EINVAL, "--timeout '%s': "
+					 "want seconds 1..3600", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			sqlping_usage(stdout);
+			return 0;
+		default:
+			sqlping_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		sqlping_usage(stderr);
+		return 2;
+	}
+	m = mysql_init(NULL);
+	if (!m) {
+		util_err("sql-ping", ENOMEM, "mysql_init failed");
+		return 1;
+	}
+	to = (unsigned int)timeout;
+	mysql_optionsv(m, MYSQL_OPT_CONNECT_TIMEOUT, &to);
+	mysql_optionsv(m, MYSQL_OPT_READ_TIMEOUT, &to);
+	if (!mysql_real_connect(m, host, user, pw, db, (unsigned int)port,
+				sock, 0)) {
+		util_err("sql-ping", EIO, "connect to %s: %s",
+			 sock ? sock : host ? host : "localhost",
+			 mysql_error(m));
+		goto out;
+	}
+	if (mysql_query(m, "SELECT VERSION()") != 0 ||
+	    !(res = mysql_store_result(m))) {
+		util_err("sql-ping", EIO, "SELECT VERSION(): %s",
+			 mysql_error(m));
+		goto out;
+	}
+	row = mysql_fetch_row(res);
+	if (row && row[0]) {
+		printf("%s\n", row[0]);
+		rc = 0;
+	} else {
+		util_err("sql-ping", EIO, "SELECT VERSION() returned no row");
+	}
+	mysql_free_result(res);
+out:
+	mysql_close(m);
+	return rc;
+}

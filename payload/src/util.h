@@ -1,0 +1,27 @@
+/* util.h: small helpers every subcommand shares: clocks, option values
+ * with units, and error messages that say what and where. */
+#ifndef BB_UTIL_H
+#define BB_UTIL_H
+
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
+uint64_t util_mono_ns(void);
+uint64_t util_real_ns(void);
+
+/* Parses a duration: a number with an optional unit ns, us, ms, s
+ * (default), m or h ("10s", "1.5m", "250ms").  Stores nanoseconds in
+ * *out.  Returns 0, or -EINVAL for anything else (empty, junk after the
+ * unit, negative, overflow). */
+int util_parse_duration(const char *s, uint64_t *out);
+
+/* Parses an unsigned integer with an optional k/M/G suffix (powers of
+ * 1000) within [min, max].  Returns 0, -EINVAL or -ERANGE. */
+int util_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Prints "benchboot CMD: message\n" to stderr.  err is a positive errno
+ * (0 means EINVAL); returns its negation, for `return util_err(...)`. */
+int util_err(const char *cmd, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,124 @@
+# servers.sh: real servers for tests, private to one test run (sourced).
+# Each *_start keeps its data under $RUN_DIR, binds 127.0.0.1 on a free
+# port and records its PID; servers_stop (trap it on EXIT) stops them all.
+
+: "${O:=out}"
+RUN_DIR=${RUN_DIR:-$(mkdir -p "$O/test-run" && mktemp -d "$O/test-run/run.XXXXXX")}
+RUN_DIR=$(cd "$RUN_DIR" && pwd)
+SERVER_PIDS=
+
+# free_port: prints a TCP port nothing listens on (random, 20000-59999).
+free_port() {
+	while :; do
+		p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return; }
+	done
+}
+
+# wait_for SECONDS CMD...: polls CMD every 0.2 s; 0 once it succeeds.
+wait_for() {
+	_n=$(($1 * 5))
+	shift
+	while [ $_n -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+servers_stop() {
+	for _p in $SERVER_PIDS; do kill "$_p" 2>/dev/null; done
+	for _p in $SERVER_PIDS; do
+		_i=50
+		while kill -0 "$_p" 2>/dev/null && [ $_i -gt 0 ]; do
+			sleep 0.1
+			_i=$((_i - 1))
+		done
+		kill -9 "$_p" 2>/dev/null
+	done
+	SERVER_PIDS=
+	[ -n "${KEEP_RUN_DIR:-}" ] || rm -rf "$RUN_DIR"
+}
+
+# mariadb_start: a MariaDB server with a fresh datadir.  Sets MARIADB_PORT,
+# MARIADB_SOCK; user bench / password bench owns database bench.
+mariadb_start() {
+	_d=$RUN_DIR/mariadb
+	mkdir -p "$_d"
+	MARIADB_PORT=$(free_port)
+	MARIADB_SOCK=$_d/mysqld.sock
+	mariadb-install-db --no-defaults --user=root --datadir="$_d/data" \
+		--auth-root-authentication-method=normal --skip-test-db \
+		>"$_d/install.log" 2>&1 || {
+		echo "# mariadb-install-db failed:"; sed 's/^/#   /' "$_d/install.log"
+		return 1
+	}
+	mariadbd --no-defaults --user=root --datadir="$_d/data" \
+		--socket="$MARIADB_SOCK" --port="$MARIADB_PORT" \
+		--bind-address=127.0.0.1 --pid-file="$_d/mysqld.pid" \
+		--log-error="$_d/error.log" --skip-log-bin \
+		--innodb-buffer-pool-size=128M --max-connections=1000 \
+		--innodb-flush-log-at-trx-commit=2 &
+	SERVER_PIDS="$SERVER_PIDS $!"
+	wait_for 60 mariadb-admin --no-defaults --socket="$MARIADB_SOCK" \
+		-uroot ping || {
+		echo "# mariadbd did not start:"; tail -20 "$_d/error.log" | sed 's/^/#   /'
+		return 1
+	}
+	# install-db's anonymous ''@localhost shadows 'bench'@'%' for local
+	# clients, hence both accounts.
+	mariadb --no-defaults --socket="$MARIADB_SOCK" -uroot <<'SQL'
+DELETE FROM mysql.global_priv WHERE User = '';
+CREATE USER 'bench'@'localhost' IDENTIFIED BY 'bench';
+CREATE USER 'bench'@'%' IDENTIFIED BY 'bench';
+CREATE DATABASE bench;
+GRANT ALL ON *.* TO 'bench'@'localhost';
+GRANT ALL ON *.* TO 'bench'@'%';
+FLUSH PRIVILEGES;
+SQL
+}
+
+# nginx_start DOCROOT [EXTRA_SERVER_CONF]: nginx serving DOCROOT with
+# keep-alive and /nginx_status (stub_status).  Sets NGINX_PORT, NGINX_DIR.
+nginx_start() {
+	NGINX_DIR=$RUN_DIR/nginx
+	mkdir -p "$NGINX_DIR/tmp"
+	NGINX_PORT=$(free_port)
+	cat >"$NGINX_DIR/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $NGINX_DIR/nginx.pid;
+error_log $NGINX_DIR/error.log warn;
+events { worker_connections 4096; }
+http {
+	access_log off;
+	keepalive_requests 1000000;
+	keepalive_timeout 60s;
+	client_body_temp_path $NGINX_DIR/tmp/body;
+	proxy_temp_path $NGINX_DIR/tmp/proxy;
+	fastcgi_temp_path $NGINX_DIR/tmp/fastcgi;
+	uwsgi_temp_path $NGINX_DIR/tmp/uwsgi;
+	scgi_temp_path $NGINX_DIR/tmp/scgi;
+	server {
+		listen 127.0.0.1:$NGINX_PORT;
+		root $1;
+		location = /nginx_status { stub_status; }
+		${2:-}
+	}
+}
+CONF
+	${NGINX_TASKSET:-} nginx -c "$NGINX_DIR/nginx.conf" -e "$NGINX_DIR/error.log" &
+	SERVER_PIDS="$SERVER_PIDS $!"
+	wait_for 20 curl -sf "http://127.0.0.1:$NGINX_PORT/nginx_status" || {
+		echo "# nginx did not start:"; sed 's/^/#   /' "$NGINX_DIR/error.log"
+		return 1
+	}
+}
+
+# nginx_requests: the request count nginx's stub_status reports
+# (including the status requests themselves).
+nginx_requests() {
+	curl -sf "http://127.0.0.1:$NGINX_PORT/nginx_status" |
+		awk 'NR == 3 {print $3}'
+}
