@@ -24,7 +24,7 @@ PAYLOAD_LIB_OBJS := $(filter-out %/main.o,$(PAYLOAD_OBJS))
 # a recipe changes.
 $(PAYLOAD_GEN)/bb_pins.h: $(wildcard image/deps/*.mk) payload/payload.mk
 	$(Q)mkdir -p $(@D)
-	$(Q){ echo '/* Generated from image/deps/*.mk: do not edit. */'; \
+	$(Q){ echo '/* Generated from the recipes in image/deps: do not edit. */'; \
 	  echo '#define BB_VERSION "$(BENCHBOOT_VERSION)"'; \
 	  echo '#define BB_ARCH "$(ARCH)"'; \
 	  echo '#define BB_PINS \'; \

@@ -19,8 +19,13 @@ struct pin {
 
 static const struct pin pins[] = { BB_PINS };
 
-static const char *upstream_of(const char *name, char *buf, size_t len)
+/* The upstream version as the library's own header states it; for inputs
+ * without one (musl, BusyBox, the kernel), the Debian version stripped of
+ * its epoch and Debian revision. */
+static const char *upstream_of(const struct pin *p, char *buf, size_t len)
 {
+	const char *name = p->name, *v = p->version, *colon, *dash;
+
 	if (strcmp(name, "curl") == 0)
 		return "libcurl " LIBCURL_VERSION;
 	if (strcmp(name, "mbedtls") == 0)
@@ -31,7 +36,12 @@ static const char *upstream_of(const char *name, char *buf, size_t len)
 		snprintf(buf, len, "cJSON %s", cJSON_Version());
 		return buf;
 	}
-	return name;
+	colon = strchr(v, ':');
+	if (colon)
+		v = colon + 1;
+	dash = strrchr(v, '-');
+	snprintf(buf, len, "%s %.*s", name, (int)(dash ? dash - v : 40), v);
+	return buf;
 }
 
 const char *version_string(void)
@@ -47,7 +57,7 @@ void version_print(FILE *out)
 	fprintf(out, "benchboot %s (%s)\n", BB_VERSION, BB_ARCH);
 	for (p = pins; p->name; p++)
 		fprintf(out, "  %-28s Debian %s %s\n",
-			upstream_of(p->name, buf, sizeof(buf)), p->package,
+			upstream_of(p, buf, sizeof(buf)), p->package,
 			p->version);
 }
 

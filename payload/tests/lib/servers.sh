@@ -5,6 +5,8 @@
 : "${O:=out}"
 RUN_DIR=${RUN_DIR:-$(mkdir -p "$O/test-run" && mktemp -d "$O/test-run/run.XXXXXX")}
 RUN_DIR=$(cd "$RUN_DIR" && pwd)
+# nginx workers and mariadbd may run as other users: let them in.
+chmod 755 "$RUN_DIR"
 SERVER_PIDS=
 
 # free_port: prints a TCP port nothing listens on (random, 20000-59999).

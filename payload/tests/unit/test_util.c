@@ -1,0 +1,62 @@
+/* test_util.c: option-value parsing (durations, counts with suffixes). */
+#include <errno.h>
+#include <stdint.h>
+
+#include "tap.h"
+#include "util.h"
+
+static const struct {
+	const char *in;
+	int rc;
+	uint64_t ns;
+} durations[] = {
+	{ "10", 0, 10000000000ull },     { "10s", 0, 10000000000ull },
+	{ "1.5m", 0, 90000000000ull },   { "250ms", 0, 250000000ull },
+	{ "3us", 0, 3000ull },           { "7ns", 0, 7ull },
+	{ "1h", 0, 3600000000000ull },   { "0", 0, 0 },
+	{ "", -EINVAL, 0 },              { "s", -EINVAL, 0 },
+	{ "-1s", -EINVAL, 0 },           { "10x", -EINVAL, 0 },
+	{ "10 s", -EINVAL, 0 },          { "1e30h", -EINVAL, 0 },
+	{ "nan", -EINVAL, 0 },           { "+5", -EINVAL, 0 },
+};
+
+static const struct {
+	const char *in;
+	uint64_t min, max;
+	int rc;
+	uint64_t v;
+} counts[] = {
+	{ "42", 0, 100, 0, 42 },         { "2k", 0, 10000, 0, 2000 },
+	{ "3M", 0, UINT64_MAX, 0, 3000000 },
+	{ "0", 1, 10, -ERANGE, 0 },      { "11", 1, 10, -ERANGE, 0 },
+	{ "x", 0, 10, -EINVAL, 0 },      { "-1", 0, 10, -EINVAL, 0 },
+	{ "5q", 0, 10, -EINVAL, 0 },     { "", 0, 10, -EINVAL, 0 },
+	{ "99999999999999999999", 0, UINT64_MAX, -ERANGE, 0 },
+	{ "99999999999999G", 0, UINT64_MAX, -ERANGE, 0 },
+};
+
+int main(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
+		uint64_t ns = 0;
+		int rc = util_parse_duration(durations[i].in, &ns);
+
+		tap_ok(rc == durations[i].rc &&
+		       (rc != 0 || ns == durations[i].ns),
+		       "duration \"%s\" -> rc %d ns %llu", durations[i].in,
+		       durations[i].rc, (unsigned long long)durations[i].ns);
+	}
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		uint64_t v = 0;
+		int rc = util_parse_u64(counts[i].in, counts[i].min,
+					counts[i].max, &v);
+
+		tap_ok(rc == counts[i].rc && (rc != 0 || v == counts[i].v),
+		       "count \"%s\" in [%llu,%llu] -> rc %d", counts[i].in,
+		       (unsigned long long)counts[i].min,
+		       (unsigned long long)counts[i].max, counts[i].rc);
+	}
+	return tap_done();
+}
