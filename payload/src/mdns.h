@@ -80,8 +80,9 @@ enum mdns_section {
 /* One resource record.  Parsed: rdata points into the packet it came from
  * (valid while that buffer is), and u holds the decoded form of the types
  * we use.  Built: fill name, type, rclass, cache_flush, ttl and either u
- * (A, AAAA, PTR, SRV, NSEC: rdata is then ignored) or rdata/rdlen (TXT and
- * any other type: copied as is). */
+ * (A, AAAA, PTR, SRV: rdata is then ignored; NSEC: u.nsec.next, and
+ * rdata/rdlen hold the type bitmap only) or rdata/rdlen (TXT and any other
+ * type: copied as is). */
 struct mdns_rr {
 	struct mdns_name name;
 	uint16_t type;
