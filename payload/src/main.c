@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "fetch.h"
+#include "mdns.h"
+#include "probe.h"
+#include "sample.h"
 #include "sqlping.h"
 #include "version.h"
 
@@ -23,6 +26,12 @@ static const struct bb_cmd bb_cmds[] = {
 			       "https, ftp)" },
 	{ "sql-ping", sqlping_main, "connect to a MariaDB/MySQL server and "
 				    "print SELECT VERSION()" },
+	{ "probe", probe_main, "fairness probe: units of work per second "
+			       "lost to other processes (N&K)" },
+	{ "sample", sample_main, "the whole system every second "
+				 "(vmstat, network, named processes)" },
+	{ "mdns", mdns_main, "publish or browse DNS-SD services over "
+			     "multicast DNS" },
 	{ NULL, NULL, NULL },
 };
 
