@@ -1,0 +1,60 @@
+#!/bin/sh
+# mkinitramfs.sh STAGE OUT BUSYBOX BENCHBOOT KROOT KVER MODLIST: assemble the
+# initramfs in STAGE from initramfs/ (skeleton and /init), BusyBox with a
+# link per applet, benchboot and the listed kernel modules, then write OUT
+# (newc cpio, gzip).  Needs no root: the one device node /init needs before
+# devtmpfs is up is written into a second cpio member by hand.
+# TARGET_RUN (environment) runs a target binary on the build host.
+set -eu
+
+stage=$1 out=$2 busybox=$3 benchboot=$4 kroot=$5 kver=$6 modlist=$7
+top=$(cd "$(dirname "$0")/.." && pwd)
+case $modlist in /*) ;; *) modlist=$PWD/$modlist ;; esac
+# A fixed time stamp: the same inputs give the same archive.
+epoch=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || echo 0)}
+
+rm -rf "$stage"
+mkdir -p "$stage"
+cp -a "$top/initramfs/." "$stage/"
+cd "$stage"
+mkdir -p bin sbin usr/bin usr/sbin dev proc sys run tmp mnt root results \
+	var etc lib/firmware
+ln -sfn ../run var/run
+ln -sfn ../tmp var/tmp
+
+cp "$busybox" bin/busybox
+chmod 0755 bin/busybox
+# shellcheck disable=SC2086
+for a in $(${TARGET_RUN:-} "$busybox" --list-full); do
+	[ "$a" = bin/busybox ] && continue
+	[ -e "$a" ] && continue	# the skeleton's own file wins (e.g. /init)
+	d=$(dirname "$a")
+	rel=$(echo "$d" | sed 's|[^/][^/]*|..|g')
+	mkdir -p "$d"
+	ln -s "$rel/bin/busybox" "$a"
+done
+cp "$benchboot" bin/benchboot
+chmod 0755 bin/benchboot
+
+"$top/image/modules.sh" "$kroot" "$kver" "$modlist" "$stage"
+
+# cpio_node NAME MODE MAJOR MINOR: one newc header (and name) for a
+# device node; cpio_node TRAILER!!! 0 0 0 ends the archive.
+cpio_node() {
+	local n=$((${#1} + 1))
+	printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X' \
+		$(($2 ? 1 : 0)) "$2" 0 0 1 "$epoch" 0 0 0 "$3" "$4" "$n" 0
+	printf '%s\0' "$1"
+	# header (110 bytes) + name padded to a multiple of 4
+	printf '%*s' $(((4 - (110 + n) % 4) % 4)) '' | tr ' ' '\0'
+}
+
+find . -exec touch -h -d "@$epoch" {} +
+mkdir -p "$(dirname "$out")"
+{
+	find . ! -name . | LC_ALL=C sort |
+		cpio --quiet -o -H newc -R 0:0 --reproducible
+	cpio_node dev/console $((0020600)) 5 1
+	cpio_node 'TRAILER!!!' 0 0 0
+} | gzip -9 -n >"$out.tmp"
+mv "$out.tmp" "$out"
