@@ -620,7 +620,7 @@ static int sample_replay_clock(const char *dir, struct sample_raw *r,
 }
 
 /* Takes reading number i: live (root) or snapshot o->replay/i.  Returns
- * 0, -ENOENT at the end of a replay, or another negative errno. */
+ * 0, 1 at the end of a replay (no snapshot i), or a negative errno. */
 static int sample_take(const struct sample_opts *o, struct sample_os *live,
 		       uint64_t i, struct sample_raw *r, long *hz,
 		       long *pagesize, char *err, size_t errlen)
@@ -637,7 +637,7 @@ static int sample_take(const struct sample_opts *o, struct sample_os *live,
 	snprintf(dir, sizeof(dir), "%s/%llu", o->replay,
 		 (unsigned long long)i);
 	if (access(dir, F_OK) != 0)
-		return -ENOENT;
+		return 1;
 	rc = sample_replay_clock(dir, r, err, errlen);
 	if (rc != 0)
 		return rc;
@@ -699,8 +699,11 @@ int sample_main(int argc, char **argv)
 	cur = &raw[1];
 	rc = sample_take(&o, live, 0, prev, &hz, &pagesize, err, sizeof(err));
 	if (rc != 0) {
-		util_err("sample", -rc, "%s", rc == -ENOENT ?
-			 "replay: no snapshot 0" : err);
+		if (rc > 0)
+			util_err("sample", ENOENT, "replay: no %s/0",
+				 o.replay);
+		else
+			util_err("sample", -rc, "%s", err);
 		goto out;
 	}
 	*first = *prev;
@@ -723,7 +726,7 @@ int sample_main(int argc, char **argv)
 		}
 		rc = sample_take(&o, live, i, cur, &hz, &pagesize, err,
 				 sizeof(err));
-		if (rc == -ENOENT && o.replay)
+		if (rc > 0)
 			break;
 		if (rc != 0) {
 			/* counted, reported, and the next reading tried:
@@ -772,7 +775,9 @@ int sample_main(int argc, char **argv)
 		util_err("sample", -rc, "summary: out of memory");
 		goto out;
 	}
-	ret = errors && sum->n == 0 ? 1 : 0;
+	/* every interval that could be read was reported; a reading that
+	 * failed still fails the run, so no caller mistakes a gap for data */
+	ret = errors ? 1 : 0;
 out:
 	sample_os_close(live);
 	free(raw);

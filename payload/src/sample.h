@@ -78,8 +78,9 @@ int sample_compute(const struct sample_raw *a, const struct sample_raw *b,
 cJSON *sample_rates_to_json(const struct sample_rates *r, const char *host);
 
 /* Entry point: `benchboot sample [--interval D] [--count N] [--proc a,b]
- * [--json] [--root DIR] [--replay DIR]`.  Exit 0, 1 on a read failure,
- * 2 on usage errors. */
+ * [--json] [--root DIR] [--replay DIR]`.  Exit 0; 1 when a reading
+ * failed (the others are still reported, the failure counted in the
+ * summary's errors.read); 2 on usage errors. */
 int sample_main(int argc, char **argv);
 
 #endif

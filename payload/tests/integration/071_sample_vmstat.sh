@@ -1,0 +1,81 @@
+#!/bin/sh
+# 071_sample_vmstat.sh: live, under a CPU and pipe load (bounded: 8 s),
+# `benchboot sample` and procps `vmstat 1` run over the same seconds and
+# must agree on context switches/s and interrupts/s within 10 %.
+set -u
+. "$TOP/payload/tests/lib/tap.sh"
+cd "$TOP"
+
+N=5
+tmp=$(mktemp -d "$O/test-run/sample-vmstat.XXXXXX")
+pids=
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if ! command -v vmstat >/dev/null; then
+	skip "vmstat (procps) is not installed"
+	tap_done
+	exit
+fi
+
+# The load: a CPU spinner and a pipe written one byte at a time (each
+# write wakes the reader: tens of thousands of context switches/s).
+timeout $((N + 3)) sh -c 'while :; do :; done' &
+pids="$pids $!"
+timeout $((N + 3)) sh -c 'dd if=/dev/zero bs=1 2>/dev/null | cat >/dev/null' &
+pids="$pids $!"
+sleep 0.5
+
+# Both start together; vmstat's first line is the average since boot.
+vmstat -n 1 $((N + 1)) >"$tmp/vmstat" &
+vpid=$!
+$TARGET_RUN "$BENCHBOOT" sample --interval 1s --count $N --json \
+	>"$tmp/sample" 2>"$tmp/err"
+check_eq "sample exits 0" "$?" 0
+wait $vpid
+
+# vmstat columns: r b swpd free buff cache si so bi bo in cs ...
+awk 'NR > 3 { print $11, $12 }' "$tmp/vmstat" >"$tmp/v"
+grep '"schema":"benchboot.sample/1"' "$tmp/sample" |
+	sed 's/.*"context_switches_ps":\([^,]*\),"interrupts_ps":\([^,]*\),.*/\2 \1/' \
+	>"$tmp/s"
+check_eq "vmstat gave $N seconds" "$(wc -l <"$tmp/v")" $N
+check_eq "sample gave $N seconds" "$(wc -l <"$tmp/s")" $N
+paste -d ' ' "$tmp/s" "$tmp/v" | while read -r si sc vi vc; do
+	diag "second: sample in/s $si cs/s $sc; vmstat in/s $vi cs/s $vc"
+done
+
+# compare NAME COL: the mean over the same N seconds within 10 %.
+compare() {
+	paste -d ' ' "$tmp/s" "$tmp/v" | awk -v c="$2" -v name="$1" '
+		{ s += $c; v += $(c + 2); n++ }
+		END {
+			if (n == 0 || v == 0) { print "no data"; exit 1 }
+			d = (s - v) / v * 100
+			printf "%s: sample %.0f/s, vmstat %.0f/s, %+.1f %%\n",
+				name, s / n, v / n, d
+			exit !(d < 10 && d > -10)
+		}'
+}
+r=$(compare "interrupts" 1)
+check "$r" test $? = 0
+r=$(compare "context switches" 2)
+check "$r" test $? = 0
+# and second by second: the two tools read at nearly the same instants,
+# so all but one second (a reading that fell on the other side of a burst)
+# must agree within 10 % as well
+r=$(paste -d ' ' "$tmp/s" "$tmp/v" | awk -v n=$N '
+	function off(a, b) { d = (a - b) / b; return d > 0.1 || d < -0.1 }
+	{ bad += off($1, $3) || off($2, $4) }
+	END { printf "%d of %d seconds agree within 10 %%", n - bad, n
+	      exit bad > 1 }')
+check "$r" test $? = 0
+# the load must have shown: a sampler reading zeros would agree with an
+# idle machine's vmstat too easily
+check "the pipe load shows (> 5000 context switches/s)" awk '
+	{ s += $2; n++ } END { exit !(n && s / n > 5000) }' "$tmp/s"
+tap_done
