@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fetch.h"
+#include "http.h"
 #include "mdns.h"
 #include "probe.h"
 #include "sample.h"
@@ -22,6 +23,8 @@ static const struct bb_cmd bb_cmds[] = {
 	{ "help", help_main, "list subcommands" },
 	{ "version", version_main, "print benchboot's and every pinned "
 				   "input's version" },
+	{ "http", http_main, "HTTP/1.1 load generator (wrk-style, open or "
+			     "closed loop)" },
 	{ "fetch", fetch_main, "download a URL with libcurl (file, http, "
 			       "https, ftp)" },
 	{ "sql-ping", sqlping_main, "connect to a MariaDB/MySQL server and "
