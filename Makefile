@@ -76,6 +76,8 @@ all: $(BENCHBOOT)
 # --- tests -------------------------------------------------------------
 TEST_PACKAGES += mariadb-server mariadb-client nginx-light curl clang \
 	iproute2 procps
+# mDNS interoperability tests (payload/tests/integration/3*_mdns_*).
+TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils
 TEST_DEPS_STAMP := $(O)/.test-deps
 $(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
 	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))

@@ -1,0 +1,96 @@
+#!/bin/sh
+# 310_mdns_avahi_sees_us.sh: Debian's avahi (avahi-daemon on a private
+# D-Bus system bus, avahi-browse -rpt) sees our publisher in another
+# network namespace with the right host, address, port and TXT; dig gets a
+# legacy unicast answer (RFC 6762 §6.7); the goodbye removes it.
+set -u
+. "$TOP/payload/tests/lib/tap.sh"
+. "$TOP/payload/tests/lib/servers.sh"
+. "$TOP/payload/tests/lib/mdns.sh"
+trap mdns_stop EXIT
+trap 'exit 1' INT TERM
+mdns_need avahi-daemon avahi-browse dbus-daemon dig
+
+mdns_net 2 || { not_ok "network namespaces"; tap_done; exit 1; }
+txt="--txt role=server --txt id=box-1 --txt arch=x86_64 --txt ver=0.1.0
+	--txt suite=smoke --txt cpus=2 --txt mem=2048"
+# shellcheck disable=SC2086
+check "our publisher probes and announces 'Bench Box.1'" \
+	mdns_publish "$MDNS_NS1" "Bench Box.1" 7070 --host bb-box-1 $txt
+pub=$MDNS_LAST_PID
+publog=$MDNS_PUB_LOG
+check "avahi-daemon starts in the other namespace" \
+	mdns_avahi "$MDNS_NS2" avahi2
+
+# avahi escapes the dot and the space: Bench\032Box\.1.
+got=$(avahi_browse "$MDNS_NS2")
+printf '%s\n' "$got" | sed "s/^/# avahi-browse: /"
+line=$(printf '%s\n' "$got" |
+	grep -F 'Bench\032Box\.1;_benchboot._tcp;local;')
+check "avahi-browse -rpt resolves our instance" [ -n "$line" ]
+host=$(printf '%s\n' "$line" | cut -d';' -f7)
+addr=$(printf '%s\n' "$line" | cut -d';' -f8)
+port=$(printf '%s\n' "$line" | cut -d';' -f9)
+check_eq "host" "$host" "bb-box-1.local"
+check_eq "address" "$addr" "$MDNS_IP1"
+check_eq "port" "$port" 7070
+for kv in role=server id=box-1 arch=x86_64 ver=0.1.0 suite=smoke cpus=2 \
+	mem=2048; do
+	case $line in
+	*"\"$kv\""*) ok "TXT has $kv" ;;
+	*) not_ok "TXT has $kv" ;;
+	esac
+done
+ntxt=$(printf '%s\n' "$line" | cut -d';' -f10- | grep -o '"[^"]*"' |
+	wc -l)
+check_eq "TXT has exactly 7 strings" "$ntxt" 7
+
+# Service type enumeration (avahi-browse -a asks _services._dns-sd._udp).
+types=$(ip netns exec "$MDNS_NS2" timeout 15 avahi-browse -apt \
+	2>/dev/null | grep -c ';_benchboot._tcp;')
+check "avahi-browse -a lists _benchboot._tcp" [ "$types" -ge 1 ]
+
+# Host name resolution through avahi.
+res=$(ip netns exec "$MDNS_NS2" timeout 10 avahi-resolve -4 -n \
+	bb-box-1.local 2>/dev/null)
+check_eq "avahi-resolve -n bb-box-1.local" "$res" \
+	"$(printf 'bb-box-1.local\t%s' "$MDNS_IP1")"
+
+# Legacy unicast: dig from port != 5353 gets a direct answer with its
+# question echoed and TTL <= 10.
+has() { printf '%s\n' "$1" | grep -q -- "$2"; }
+d=$(ip netns exec "$MDNS_NS2" dig +time=2 +tries=2 +noedns -p 5353 \
+	"@$MDNS_IP1" bb-box-1.local A 2>&1)
+check "dig legacy unicast: NOERROR" has "$d" "status: NOERROR"
+check "dig legacy unicast: flags qr aa" has "$d" "flags: qr aa;"
+check "dig legacy unicast: question echoed" \
+	has "$d" "^;bb-box-1.local\.[[:space:]]*IN[[:space:]]*A"
+ans=$(printf '%s\n' "$d" |
+	awk '/ANSWER SECTION/ {a=1; next} a && NF {print; exit}')
+ttl=$(printf '%s\n' "$ans" | awk '{print $2}')
+check "dig legacy unicast: A $MDNS_IP1" has "$ans" "A[[:space:]]*$MDNS_IP1\$"
+check "dig legacy unicast: TTL ${ttl:-?} <= 10" [ "${ttl:-99}" -le 10 ]
+d=$(ip netns exec "$MDNS_NS2" dig +time=2 +tries=2 +noedns -p 5353 \
+	"@$MDNS_IP1" "_benchboot._tcp.local" PTR 2>&1)
+check "dig legacy unicast PTR: the instance" \
+	has "$d" 'PTR[[:space:]]*Bench\\032Box\\.1\._benchboot'
+check "dig legacy unicast PTR: SRV and TXT as additional records" \
+	has "$d" 'ADDITIONAL: 3'
+check "dig legacy unicast PTR: SRV target and port" \
+	has "$d" 'SRV[[:space:]]*0 0 7070 bb-box-1.local'
+
+# Goodbye: SIGTERM sends TTL 0; avahi forgets the instance at once.
+mon=$RUN_DIR/avahi-monitor.log
+mdns_bg "$MDNS_NS2" "$mon" avahi-browse -pk _benchboot._tcp
+mon_pid=$MDNS_LAST_PID
+wait_for 10 grep -q '^+;.*Bench' "$mon"
+mdns_kill "$pub"
+check "avahi sees the goodbye (removal within 3 s)" \
+	wait_for 3 grep -q '^-;.*Bench' "$mon"
+mdns_kill "$mon_pid"
+check "publisher logged its counters" grep -q '^benchboot mdns: rx ' \
+	"$publog"
+check "publisher never rejected a packet from avahi or dig" \
+	grep -q ' bad 0 ' "$publog"
+grep 'benchboot mdns' "$publog" | sed 's/^/# /'
+tap_done
