@@ -2,7 +2,17 @@
 # host-packages.sh PKG...: install the Debian packages among PKG that are
 # missing (apt-get, non-interactive), and make sure apt knows deb-src
 # entries so `apt-get source` works on a stock Debian 12 machine.
+# HOST_FOREIGN_ARCHS (from configs/arch/*.mk, e.g. ppc64el): Debian
+# architectures added with `dpkg --add-architecture`, so that
+# `apt-get download PKG:ARCH` finds the target's kernel and boot loader.
 set -eu
+
+new_archs=
+for a in ${HOST_FOREIGN_ARCHS:-}; do
+	[ "$a" = "$(dpkg --print-architecture)" ] && continue
+	dpkg --print-foreign-architectures | grep -qx "$a" ||
+		new_archs="$new_archs $a"
+done
 
 missing=
 for p in "$@"; do
@@ -17,11 +27,13 @@ if grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list \
 	need_src=0
 fi
 
-[ -z "$missing" ] && [ $need_src = 0 ] && exit 0
+[ -z "$missing" ] && [ $need_src = 0 ] && [ -z "$new_archs" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
 	echo "error: missing host packages:$missing" >&2
 	[ $need_src = 1 ] && echo "error: and apt has no deb-src entry" >&2
+	[ -n "$new_archs" ] &&
+		echo "error: and dpkg lacks the architecture(s)$new_archs" >&2
 	echo "error: run 'make deps' as root (or install them)" >&2
 	exit 1
 fi
@@ -46,10 +58,21 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOS
 fi
+for a in $new_archs; do
+	echo "deps: dpkg --add-architecture $a"
+	dpkg --add-architecture "$a"
+done
 echo "deps: apt-get update"
-apt-get update -qq
+# One index that fails (a mirror mid-sync, seen for bookworm-security's
+# ppc64el index) must not stop the build: apt keeps the others, a missing
+# package still fails below, and fetch.sh checks every pinned sum.
+if ! apt-get update -qq; then
+	echo "warning: deps: apt-get update reported errors (above);" \
+		"continuing with the indexes it did fetch" >&2
+fi
 if [ -n "$missing" ]; then
 	echo "deps: installing$missing"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		-o DPkg::Lock::Timeout=600 \
 		--no-install-recommends $missing >/dev/null
 fi

@@ -15,16 +15,22 @@ musl_SHA256 := \
 $(eval $(call debian_source,musl))
 
 MUSL_STAMP := $(STAMPS)/musl.built
+# --enable-wrapper=gcc: configure builds musl-gcc only when the compiler
+# has glibc headers, which a bare cross gcc lacks.
+# `make ARCH=ppc64le` hands ARCH=ppc64le to every sub-make, where it would
+# override musl's own ARCH (powerpc64): pass back what configure chose.
+MUSL_MAKE_ARCH = ARCH=$$(sed -n 's/^ARCH = //p' config.mak)
 $(TARGET_CC): $(MUSL_STAMP)
 $(MUSL_STAMP): $(musl_FETCHED)
 	@echo "  BUILD   musl $(musl_VERSION)"
 	$(Q)$(call unpack_source,musl,$(BUILD)/musl)
 	$(Q)cd $(BUILD)/musl && ./configure --prefix=$(SYSROOT) \
 		--syslibdir=$(SYSROOT)/lib --target=$(GNU_TRIPLET) \
-		--disable-shared CROSS_COMPILE=$(CROSS_COMPILE) \
+		--disable-shared --enable-wrapper=gcc \
+		CROSS_COMPILE=$(CROSS_COMPILE) \
 		CFLAGS="-O2 $(ARCH_CFLAGS)" >../musl.log 2>&1 && \
-	$(MAKE) -j$(JOBS) >>../musl.log 2>&1 && \
-	$(MAKE) install >>../musl.log 2>&1 || \
+	$(MAKE) -j$(JOBS) $(MUSL_MAKE_ARCH) >>../musl.log 2>&1 && \
+	$(MAKE) install $(MUSL_MAKE_ARCH) >>../musl.log 2>&1 || \
 		{ echo "error: musl build failed, see $(BUILD)/musl.log" >&2; exit 1; }
 	$(Q)touch $@
 
