@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "agent.h"
+#include "collect.h"
 #include "fetch.h"
 #include "http.h"
 #include "mdns.h"
@@ -23,6 +25,10 @@ static const struct bb_cmd bb_cmds[] = {
 	{ "help", help_main, "list subcommands" },
 	{ "version", version_main, "print benchboot's and every pinned "
 				   "input's version" },
+	{ "agent", agent_main, "client, server or controller agent: "
+			       "discover, run the suite, merge, upload" },
+	{ "collect", collect_main, "results collector: stores uploaded "
+				   "results atomically, once per id" },
 	{ "http", http_main, "HTTP/1.1 load generator (wrk-style, open or "
 			     "closed loop)" },
 	{ "fetch", fetch_main, "download a URL with libcurl (file, http, "

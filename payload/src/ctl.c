@@ -1,0 +1,622 @@
+/* ctl.c: control protocol framing and validation (docs/protocol.md).
+ * Everything here treats the peer as untrusted: bounded lines, every field
+ * checked before anyone uses it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ctl.h"
+
+static const char *const ctl_names[] = {
+	[CTL_HELLO] = "hello", [CTL_WELCOME] = "welcome",
+	[CTL_TIME_REQ] = "time_req", [CTL_TIME_RESP] = "time_resp",
+	[CTL_RUN] = "run", [CTL_RESULT] = "result", [CTL_SERIES] = "series",
+	[CTL_ABORT] = "abort", [CTL_DONE] = "done",
+};
+#define CTL_NTYPES (sizeof(ctl_names) / sizeof(ctl_names[0]))
+
+/* Limits on what a run may ask an agent to start. */
+#define CTL_MAX_PROCS 16
+#define CTL_MAX_ARGS 256
+
+const char *ctl_type_name(enum ctl_type t)
+{
+	if ((size_t)t < CTL_NTYPES && ctl_names[t])
+		return ctl_names[t];
+	return "?";
+}
+
+static int ctl_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int ctl_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/* An identifier-like string: 1..max bytes of [A-Za-z0-9._:-]. */
+static int ctl_ident_ok(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++) {
+		char ch = s[n];
+
+		if (n >= max)
+			return 0;
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+		      ch == '-' || ch == ':' || ch == '/'))
+			return 0;
+	}
+	return n > 0;
+}
+
+static int ctl_get_str(const cJSON *o, const char *name, const char **out,
+		       size_t max, char *err, size_t errlen)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsString(f) || !f->valuestring)
+		return ctl_fail(err, errlen, -EINVAL,
+				"field \"%s\": missing or not a string", name);
+	if (!ctl_ident_ok(f->valuestring, max))
+		return ctl_fail(err, errlen, -EINVAL,
+				"field \"%s\": want 1..%zu characters of "
+				"[A-Za-z0-9._:/-]", name, max);
+	*out = f->valuestring;
+	return 0;
+}
+
+/* A finite integral number within +-2^62 (nanosecond times, counters). */
+static int ctl_get_int(const cJSON *o, const char *name, int64_t *out,
+		       char *err, size_t errlen)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
+	double d;
+
+	if (!cJSON_IsNumber(f))
+		return ctl_fail(err, errlen, -EINVAL,
+				"field \"%s\": missing or not a number", name);
+	d = f->valuedouble;
+	if (!isfinite(d) || d > 4.6e18 || d < -4.6e18)
+		return ctl_fail(err, errlen, -EINVAL,
+				"field \"%s\": out of range", name);
+	*out = (int64_t)llround(d);
+	return 0;
+}
+
+static int ctl_check_procs(const cJSON *procs, char *err, size_t errlen)
+{
+	const cJSON *p, *a;
+	int np = 0, na;
+
+	if (!cJSON_IsArray(procs))
+		return ctl_fail(err, errlen, -EINVAL,
+				"field \"procs\": missing or not an array");
+	cJSON_ArrayForEach(p, procs) {
+		if (++np > CTL_MAX_PROCS)
+			return ctl_fail(err, errlen, -EINVAL, "field \"procs\":"
+					" more than %d processes",
+					CTL_MAX_PROCS);
+		if (!cJSON_IsArray(p))
+			return ctl_fail(err, errlen, -EINVAL, "procs[%d]: not "
+					"an array of strings", np - 1);
+		na = 0;
+		cJSON_ArrayForEach(a, p) {
+			if (++na > CTL_MAX_ARGS)
+				return ctl_fail(err, errlen, -EINVAL,
+						"procs[%d]: more than %d "
+						"arguments", np - 1,
+						CTL_MAX_ARGS);
+			if (!cJSON_IsString(a) || !a->valuestring)
+				return ctl_fail(err, errlen, -EINVAL,
+						"procs[%d][%d]: not a string",
+						np - 1, na - 1);
+		}
+		if (na == 0)
+			return ctl_fail(err, errlen, -EINVAL, "procs[%d]: "
+					"empty argv", np - 1);
+	}
+	return 0;
+}
+
+static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
+{
+	const cJSON *o = m->json, *f;
+	int64_t seq;
+	int rc = 0;
+
+	switch (m->type) {
+	case CTL_HELLO:
+		rc = ctl_get_str(o, "id", &m->id, 64, err, errlen);
+		if (rc == 0)
+			rc = ctl_get_str(o, "role", &m->role, 16, err, errlen);
+		if (rc == 0 && strcmp(m->role, "client") != 0 &&
+		    strcmp(m->role, "server") != 0 &&
+		    strcmp(m->role, "controller") != 0)
+			rc = ctl_fail(err, errlen, -EINVAL, "field \"role\": "
+				      "want client, server or controller");
+		f = cJSON_GetObjectItemCaseSensitive(o, "workloads");
+		if (rc == 0 && f) {
+			const cJSON *w;
+
+			if (!cJSON_IsArray(f))
+				return ctl_fail(err, errlen, -EINVAL, "field "
+						"\"workloads\": not an array");
+			cJSON_ArrayForEach(w, f)
+				if (!cJSON_IsString(w))
+					return ctl_fail(err, errlen, -EINVAL,
+							"field \"workloads\": "
+							"not all strings");
+		}
+		f = cJSON_GetObjectItemCaseSensitive(o, "host");
+		if (rc == 0 && f && !cJSON_IsObject(f))
+			rc = ctl_fail(err, errlen, -EINVAL,
+				      "field \"host\": not an object");
+		return rc;
+	case CTL_WELCOME:
+		return ctl_get_str(o, "controller", &m->id, 64, err, errlen);
+	case CTL_TIME_REQ:
+	case CTL_TIME_RESP:
+		rc = ctl_get_int(o, "seq", &seq, err, errlen);
+		if (rc == 0 && seq < 0)
+			rc = ctl_fail(err, errlen, -EINVAL,
+				      "field \"seq\": negative");
+		m->seq = (uint64_t)seq;
+		if (rc == 0)
+			rc = ctl_get_int(o, "t1", &m->t1, err, errlen);
+		if (rc == 0 && m->type == CTL_TIME_RESP)
+			rc = ctl_get_int(o, "t2", &m->t2, err, errlen);
+		if (rc == 0 && m->type == CTL_TIME_RESP)
+			rc = ctl_get_int(o, "t3", &m->t3, err, errlen);
+		return rc;
+	case CTL_RUN:
+		rc = ctl_get_str(o, "step", &m->step, 200, err, errlen);
+		if (rc == 0)
+			rc = ctl_get_int(o, "start_at", &m->start_at, err,
+					 errlen);
+		if (rc == 0) {
+			m->procs = cJSON_GetObjectItemCaseSensitive(o, "procs");
+			rc = ctl_check_procs(m->procs, err, errlen);
+		}
+		return rc;
+	case CTL_RESULT: {
+		const cJSON *r;
+
+		rc = ctl_get_str(o, "step", &m->step, 200, err, errlen);
+		if (rc != 0)
+			return rc;
+		m->records = cJSON_GetObjectItemCaseSensitive(o, "records");
+		if (!cJSON_IsArray(m->records))
+			return ctl_fail(err, errlen, -EINVAL, "field "
+					"\"records\": missing or not an array");
+		cJSON_ArrayForEach(r, m->records)
+			if (!cJSON_IsObject(r))
+				return ctl_fail(err, errlen, -EINVAL, "field "
+						"\"records\": not all objects");
+		return 0;
+	}
+	case CTL_SERIES:
+		rc = ctl_get_str(o, "source", &m->source, 16, err, errlen);
+		if (rc != 0)
+			return rc;
+		m->rec = cJSON_GetObjectItemCaseSensitive(o, "rec");
+		if (!cJSON_IsObject(m->rec))
+			return ctl_fail(err, errlen, -EINVAL, "field \"rec\": "
+					"missing or not an object");
+		return 0;
+	case CTL_ABORT:
+		return ctl_get_str(o, "step", &m->step, 200, err, errlen);
+	case CTL_DONE:
+		return 0;
+	}
+	return ctl_fail(err, errlen, -EINVAL, "unknown type");
+}
+
+int ctl_msg_parse(const char *line, size_t len, struct ctl_msg *m,
+		  char *err, size_t errlen)
+{
+	const cJSON *v, *t;
+	size_t i;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (len > CTL_MAX_MSG)
+		return ctl_fail(err, errlen, -EMSGSIZE, "message of %zu bytes "
+				"exceeds %u", len, CTL_MAX_MSG);
+	m->json = cJSON_ParseWithLength(line, len);
+	if (!m->json)
+		return ctl_fail(err, errlen, -EINVAL, "not valid JSON");
+	if (!cJSON_IsObject(m->json)) {
+		rc = ctl_fail(err, errlen, -EINVAL, "not a JSON object");
+		goto err;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(m->json, "v");
+	if (!cJSON_IsNumber(v) || v->valuedouble != CTL_VERSION) {
+		rc = ctl_fail(err, errlen, -EINVAL, "field \"v\": want %d",
+			      CTL_VERSION);
+		goto err;
+	}
+	t = cJSON_GetObjectItemCaseSensitive(m->json, "type");
+	if (!cJSON_IsString(t) || !t->valuestring) {
+		rc = ctl_fail(err, errlen, -EINVAL,
+			      "field \"type\": missing or not a string");
+		goto err;
+	}
+	for (i = 1; i < CTL_NTYPES; i++)
+		if (ctl_names[i] && strcmp(ctl_names[i], t->valuestring) == 0)
+			break;
+	if (i == CTL_NTYPES) {
+		rc = ctl_fail(err, errlen, -EINVAL, "field \"type\": unknown "
+			      "message type \"%.40s\"", t->valuestring);
+		goto err;
+	}
+	m->type = (enum ctl_type)i;
+	rc = ctl_validate(m, err, errlen);
+	if (rc != 0) {
+		/* Name the message type in front of the field problem. */
+		if (err && errlen) {
+			char tmp[256];
+
+			snprintf(tmp, sizeof(tmp), "%s: %s",
+				 ctl_type_name(m->type), err);
+			snprintf(err, errlen, "%s", tmp);
+		}
+		goto err;
+	}
+	return 0;
+err:
+	ctl_msg_free(m);
+	return rc;
+}
+
+void ctl_msg_free(struct ctl_msg *m)
+{
+	if (m->json)
+		cJSON_Delete(m->json);
+	memset(m, 0, sizeof(*m));
+}
+
+cJSON *ctl_msg_new(enum ctl_type t)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	if (!cJSON_AddNumberToObject(o, "v", CTL_VERSION) ||
+	    !cJSON_AddStringToObject(o, "type", ctl_type_name(t))) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+void ctl_conn_init(struct ctl_conn *c, int fd)
+{
+	int one = 1;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	if (fd >= 0) {
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	}
+}
+
+void ctl_conn_close(struct ctl_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->rbuf);
+	free(c->wbuf);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+/* Makes room for want more bytes after rlen, compacting consumed input. */
+static int ctl_rbuf_reserve(struct ctl_conn *c, size_t want)
+{
+	char *nb;
+	size_t ncap;
+
+	if (c->rpos > 0) {
+		memmove(c->rbuf, c->rbuf + c->rpos, c->rlen - c->rpos);
+		c->rlen -= c->rpos;
+		c->rpos = 0;
+	}
+	if (c->rcap - c->rlen >= want)
+		return 0;
+	ncap = c->rcap ? c->rcap : 16384;
+	while (ncap - c->rlen < want)
+		ncap *= 2;
+	/* A whole line plus one read of slack, never more. */
+	if (ncap > CTL_MAX_MSG + 65536 + 1)
+		ncap = CTL_MAX_MSG + 65536 + 1;
+	if (ncap - c->rlen < want)
+		return -EMSGSIZE;
+	nb = realloc(c->rbuf, ncap);
+	if (!nb)
+		return -ENOMEM;
+	c->rbuf = nb;
+	c->rcap = ncap;
+	return 0;
+}
+
+int ctl_conn_feed(struct ctl_conn *c, const void *data, size_t len)
+{
+	int rc = ctl_rbuf_reserve(c, len);
+
+	if (rc != 0)
+		return rc;
+	memcpy(c->rbuf + c->rlen, data, len);
+	c->rlen += len;
+	return 0;
+}
+
+int ctl_conn_read(struct ctl_conn *c)
+{
+	for (;;) {
+		ssize_t n;
+		int rc;
+
+		rc = ctl_rbuf_reserve(c, 65536);
+		if (rc != 0)
+			return rc;
+		n = read(c->fd, c->rbuf + c->rlen, 65536);
+		if (n > 0) {
+			c->rlen += (size_t)n;
+			/* Let the caller take lines before buffering more. */
+			if (c->rlen - c->rpos > CTL_MAX_MSG)
+				return 0;
+			continue;
+		}
+		if (n == 0)
+			return -EPIPE;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		return -errno;
+	}
+}
+
+int ctl_conn_line(struct ctl_conn *c, const char **line, size_t *len)
+{
+	char *start = c->rbuf + c->rpos, *nl;
+	size_t avail = c->rlen - c->rpos;
+
+	if (avail == 0)
+		return 0;
+	nl = memchr(start, '\n', avail);
+	if (!nl)
+		return avail > CTL_MAX_MSG ? -EMSGSIZE : 0;
+	if ((size_t)(nl - start) > CTL_MAX_MSG)
+		return -EMSGSIZE;
+	*line = start;
+	*len = (size_t)(nl - start);
+	/* Tolerate CRLF from hand-typed sessions (nc, telnet). */
+	if (*len > 0 && start[*len - 1] == '\r')
+		(*len)--;
+	c->rpos += (size_t)(nl - start) + 1;
+	c->rx_msgs++;
+	return 1;
+}
+
+size_t ctl_conn_pending(const struct ctl_conn *c)
+{
+	return c->wlen - c->wpos;
+}
+
+int ctl_conn_flush(struct ctl_conn *c)
+{
+	while (c->wpos < c->wlen) {
+		ssize_t n = send(c->fd, c->wbuf + c->wpos, c->wlen - c->wpos,
+				 MSG_NOSIGNAL);
+
+		if (n > 0) {
+			c->wpos += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		return n < 0 ? -errno : -EPIPE;
+	}
+	c->wpos = c->wlen = 0;
+	return 0;
+}
+
+int ctl_conn_send(struct ctl_conn *c, const cJSON *msg)
+{
+	char *s;
+	size_t n;
+
+	if (c->fd < 0)
+		return -EPIPE;
+	s = cJSON_PrintUnformatted(msg);
+	if (!s)
+		return -ENOMEM;
+	n = strlen(s);
+	if (n > CTL_MAX_MSG) {
+		free(s);
+		return -EMSGSIZE;
+	}
+	if (c->wpos > 0 && c->wpos == c->wlen)
+		c->wpos = c->wlen = 0;
+	if (c->wcap - c->wlen < n + 1) {
+		size_t ncap = c->wcap ? c->wcap : 16384;
+		char *nb;
+
+		while (ncap - c->wlen < n + 1)
+			ncap *= 2;
+		nb = realloc(c->wbuf, ncap);
+		if (!nb) {
+			free(s);
+			return -ENOMEM;
+		}
+		c->wbuf = nb;
+		c->wcap = ncap;
+	}
+	memcpy(c->wbuf + c->wlen, s, n);
+	c->wbuf[c->wlen + n] = '\n';
+	c->wlen += n + 1;
+	free(s);
+	c->tx_msgs++;
+	return ctl_conn_flush(c);
+}
+
+int ctl_conn_drain(struct ctl_conn *c, int timeout_ms)
+{
+	int waited = 0;
+
+	while (ctl_conn_pending(c) > 0) {
+		struct pollfd p = { .fd = c->fd, .events = POLLOUT };
+		int rc;
+
+		if (waited >= timeout_ms)
+			return -ETIMEDOUT;
+		poll(&p, 1, 50);
+		waited += 50;
+		rc = ctl_conn_flush(c);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int ctl_parse_hostport(const char *s, char *host, size_t hostlen,
+		       int *port, int default_port)
+{
+	const char *colon, *hend;
+	size_t hl;
+	char *end;
+	long p;
+
+	if (!s || !*s)
+		return -EINVAL;
+	if (*s == '[') {
+		hend = strchr(s, ']');
+		if (!hend)
+			return -EINVAL;
+		s++;
+		colon = hend[1] == ':' ? hend + 1 : NULL;
+		if (hend[1] && !colon)
+			return -EINVAL;
+	} else {
+		colon = strrchr(s, ':');
+		/* A bare IPv6 address has several colons and no port. */
+		if (colon && strchr(s, ':') != colon)
+			colon = NULL;
+		hend = colon ? colon : s + strlen(s);
+	}
+	hl = (size_t)(hend - s);
+	if (hl == 0 || hl >= hostlen)
+		return -EINVAL;
+	memcpy(host, s, hl);
+	host[hl] = 0;
+	*port = default_port;
+	if (colon) {
+		errno = 0;
+		p = strtol(colon + 1, &end, 10);
+		if (errno || *end || end == colon + 1 || p < 1 || p > 65535)
+			return -EINVAL;
+		*port = (int)p;
+	}
+	return 0;
+}
+
+int ctl_connect(const char *host, int port, int timeout_ms)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
+	struct addrinfo *res = NULL, *ai;
+	char ports[16];
+	int fd = -1, rc = -EHOSTUNREACH;
+
+	snprintf(ports, sizeof(ports), "%d", port);
+	if (getaddrinfo(host, ports, &hints, &res) != 0)
+		return -EHOSTUNREACH;
+	for (ai = res; ai; ai = ai->ai_next) {
+		struct pollfd p;
+		socklen_t sl = sizeof(rc);
+		int soerr = 0;
+
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC |
+			    SOCK_NONBLOCK, 0);
+		if (fd < 0) {
+			rc = -errno;
+			continue;
+		}
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0 &&
+		    errno != EINPROGRESS) {
+			rc = -errno;
+			goto next;
+		}
+		p.fd = fd;
+		p.events = POLLOUT;
+		if (poll(&p, 1, timeout_ms) != 1) {
+			rc = -ETIMEDOUT;
+			goto next;
+		}
+		getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+		if (soerr) {
+			rc = -soerr;
+			goto next;
+		}
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		freeaddrinfo(res);
+		return fd;
+next:
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	return rc;
+}
+
+int ctl_listen(const char *addr, int port)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE };
+	struct addrinfo *res = NULL;
+	char ports[16];
+	int fd, one = 1, rc;
+
+	snprintf(ports, sizeof(ports), "%d", port);
+	if (getaddrinfo(addr && *addr ? addr : NULL, ports, &hints, &res))
+		return -EADDRNOTAVAIL;
+	fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC |
+		    SOCK_NONBLOCK, 0);
+	if (fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, res->ai_addr, res->ai_addrlen) != 0 ||
+	    listen(fd, 256) != 0) {
+		rc = -errno;
+		close(fd);
+		goto out;
+	}
+	rc = fd;
+out:
+	freeaddrinfo(res);
+	return rc;
+}

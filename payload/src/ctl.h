@@ -1,0 +1,126 @@
+/* ctl.h: the control protocol between agents and the controller: one TCP
+ * connection per agent carrying newline-delimited JSON (docs/protocol.md). */
+#ifndef BB_CTL_H
+#define BB_CTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+/* Protocol version every message carries as "v". */
+#define CTL_VERSION 1
+/* Default TCP port of the controller. */
+#define CTL_PORT 7407
+/* Largest message (one line, without its newline).  A longer line closes
+ * the connection: a peer that sends one is broken or hostile. */
+#define CTL_MAX_MSG (1u << 20)
+
+enum ctl_type {
+	CTL_HELLO = 1,	/* agent -> controller: who I am */
+	CTL_WELCOME,	/* controller -> agent: accepted */
+	CTL_TIME_REQ,	/* controller -> agent: clock probe */
+	CTL_TIME_RESP,	/* agent -> controller: clock probe answer */
+	CTL_RUN,	/* controller -> agent: start processes at a time */
+	CTL_RESULT,	/* agent -> controller: what a run produced */
+	CTL_SERIES,	/* agent -> controller: one sampler/probe record */
+	CTL_ABORT,	/* controller -> agent: kill a run */
+	CTL_DONE,	/* controller -> agent: the suite is over */
+};
+
+/* A parsed, validated message.  json is the whole object (owned: free it
+ * with ctl_msg_free); the other fields point into it or copy numbers. */
+struct ctl_msg {
+	enum ctl_type type;
+	cJSON *json;
+	const char *id;		/* hello: agent id */
+	const char *role;	/* hello: client, server or controller */
+	const char *step;	/* run, result, abort: step key */
+	uint64_t seq;		/* time_req, time_resp */
+	int64_t t1, t2, t3;	/* time_req (t1), time_resp (t1..t3) */
+	int64_t start_at;	/* run: agent-clock CLOCK_REALTIME ns */
+	const cJSON *procs;	/* run: array of argv arrays (strings) */
+	const cJSON *records;	/* result: array of objects */
+	const cJSON *rec;	/* series: the record */
+	const char *source;	/* series: "sample" or "probe" */
+};
+
+/* Name of a message type as it appears in "type"; "?" if unknown. */
+const char *ctl_type_name(enum ctl_type t);
+
+/* Parses and validates one message (line of len bytes, no newline needed,
+ * need not be NUL-terminated): JSON object, "v" == CTL_VERSION, a known
+ * "type" and that type's required fields with the right JSON types (see
+ * docs/protocol.md).  Returns 0 and fills *m (caller frees with
+ * ctl_msg_free), or -EINVAL / -EMSGSIZE / -ENOMEM with a message naming the
+ * offending field in err (errlen bytes). */
+int ctl_msg_parse(const char *line, size_t len, struct ctl_msg *m,
+		  char *err, size_t errlen);
+
+/* Frees what ctl_msg_parse allocated; m may be zeroed or already freed. */
+void ctl_msg_free(struct ctl_msg *m);
+
+/* A new message object {"v":1,"type":NAME}; the caller adds fields and
+ * owns it.  NULL when out of memory. */
+cJSON *ctl_msg_new(enum ctl_type t);
+
+/* One end of a control connection: a non-blocking socket with a line
+ * reassembly buffer and an output queue. */
+struct ctl_conn {
+	int fd;			/* -1 when closed */
+	char *rbuf;
+	size_t rlen, rcap, rpos;
+	char *wbuf;
+	size_t wlen, wcap, wpos;
+	uint64_t rx_msgs, tx_msgs;
+};
+
+/* Initialises c around fd (made non-blocking, TCP_NODELAY); c owns fd. */
+void ctl_conn_init(struct ctl_conn *c, int fd);
+
+/* Closes the socket and frees the buffers; c can be re-initialised. */
+void ctl_conn_close(struct ctl_conn *c);
+
+/* Reads what the socket holds.  Returns 0 (call ctl_conn_line next),
+ * -EPIPE on orderly close by the peer, or another negative errno. */
+int ctl_conn_read(struct ctl_conn *c);
+
+/* Appends bytes received from elsewhere (the fuzzer, tests) as if read. */
+int ctl_conn_feed(struct ctl_conn *c, const void *data, size_t len);
+
+/* Takes the next complete line out of the buffer: returns 1 with *line
+ * (valid until the next call on c) and *len, 0 when no whole line is
+ * buffered, -EMSGSIZE when a line exceeds CTL_MAX_MSG. */
+int ctl_conn_line(struct ctl_conn *c, const char **line, size_t *len);
+
+/* Serialises msg (not consumed) plus a newline into the output queue and
+ * tries to send.  Returns 0, -ENOMEM, or a negative errno from the socket
+ * (the connection is then dead). */
+int ctl_conn_send(struct ctl_conn *c, const cJSON *msg);
+
+/* Sends queued output without blocking.  Returns 0 (possibly with output
+ * still queued; poll for POLLOUT while ctl_conn_pending), or a negative
+ * errno. */
+int ctl_conn_flush(struct ctl_conn *c);
+
+/* Bytes still queued for sending. */
+size_t ctl_conn_pending(const struct ctl_conn *c);
+
+/* Sends the queue, blocking up to timeout_ms.  Returns 0 or -ETIMEDOUT or
+ * a negative errno. */
+int ctl_conn_drain(struct ctl_conn *c, int timeout_ms);
+
+/* Splits "HOST[:PORT]" (IPv6 as "[addr]:port") into host (hostlen bytes)
+ * and *port (default_port when absent).  Returns 0 or -EINVAL. */
+int ctl_parse_hostport(const char *s, char *host, size_t hostlen,
+		       int *port, int default_port);
+
+/* Connects a TCP socket to host:port (numeric or a name), waiting at most
+ * timeout_ms.  Returns the fd (blocking mode) or a negative errno. */
+int ctl_connect(const char *host, int port, int timeout_ms);
+
+/* Listens on TCP addr:port (addr NULL or "" = every address); port 0
+ * picks one.  Returns the fd (non-blocking) or a negative errno. */
+int ctl_listen(const char *addr, int port);
+
+#endif

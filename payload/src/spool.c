@@ -1,0 +1,321 @@
+/* spool.c: the result spool and its libcurl uploader.  A result is on disk
+ * (fsync'd) before anyone tries to send it, and leaves pending/ only after
+ * the receiver confirmed it; the receiver deduplicates by id, so a crash
+ * between the two re-sends at worst a copy it already holds. */
+#include <curl/curl.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "spool.h"
+
+static int spool_mkdirs(const char *path)
+{
+	char tmp[PATH_MAX];
+	char *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static void spool_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/* Writes data to dir/name atomically.  Returns 0 or -errno. */
+static int spool_write_atomic(const char *dir, const char *name,
+			      const char *data, size_t len)
+{
+	char tmp[PATH_MAX], dst[PATH_MAX];
+	size_t off = 0;
+	int fd, rc = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", dir, name, (int)getpid());
+	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -errno : -EIO;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (rc == 0 && fsync(fd) != 0)
+		rc = -errno;
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, dst) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(tmp);
+	else
+		spool_fsync_dir(dir);
+	return rc;
+}
+
+int spool_put(const char *dir, const char *id, const char *doc, size_t len,
+	      int queue, char *err, size_t errlen)
+{
+	char res[PATH_MAX], pend[PATH_MAX], name[300], src[PATH_MAX],
+	     dst[PATH_MAX];
+	int rc;
+
+	snprintf(res, sizeof(res), "%s/results", dir);
+	snprintf(pend, sizeof(pend), "%s/pending", dir);
+	snprintf(name, sizeof(name), "%s.json", id);
+	rc = spool_mkdirs(res);
+	if (rc == 0)
+		rc = spool_mkdirs(pend);
+	if (rc != 0) {
+		snprintf(err, errlen, "spool %s: %s", dir, strerror(-rc));
+		return rc;
+	}
+	rc = spool_write_atomic(res, name, doc, len);
+	if (rc != 0) {
+		snprintf(err, errlen, "%s/%s: %s", res, name, strerror(-rc));
+		return rc;
+	}
+	if (!queue)
+		return 0;
+	snprintf(src, sizeof(src), "%s/%s", res, name);
+	snprintf(dst, sizeof(dst), "%s/%s", pend, name);
+	if (link(src, dst) != 0 && errno != EEXIST) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
+		return rc;
+	}
+	spool_fsync_dir(pend);
+	return 0;
+}
+
+static size_t spool_discard(char *p, size_t sz, size_t n, void *ud)
+{
+	char *buf = ud;
+	size_t have = strlen(buf), take = sz * n;
+
+	/* Keep the start of the answer for the error message. */
+	if (have < 200) {
+		size_t k = take < 200 - have ? take : 200 - have;
+
+		memcpy(buf + have, p, k);
+		buf[have + k] = 0;
+	}
+	return sz * n;
+}
+
+static int spool_read(const char *path, char **data, size_t *len)
+{
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return -errno;
+	}
+	*data = malloc((size_t)st.st_size + 1);
+	if (!*data) {
+		close(fd);
+		return -ENOMEM;
+	}
+	n = read(fd, *data, (size_t)st.st_size);
+	close(fd);
+	if (n != st.st_size) {
+		free(*data);
+		return -EIO;
+	}
+	(*data)[n] = 0;
+	*len = (size_t)n;
+	return 0;
+}
+
+int spool_upload(const char *url, const char *token, const char *id,
+		 const char *path, long timeout_s, char *err, size_t errlen)
+{
+	char cerr[CURL_ERROR_SIZE] = "", hdr[512], full[2048], body[256] = "";
+	struct curl_slist *h = NULL;
+	size_t len = 0, ul = strlen(url);
+	char *data = NULL;
+	long status = 0;
+	CURLcode cc;
+	CURL *c;
+	int rc;
+
+	rc = spool_read(path, &data, &len);
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	if (strncmp(url, "file://", 7) == 0) {
+		char name[300];
+
+		snprintf(name, sizeof(name), "%s.json", id);
+		rc = spool_mkdirs(url + 7);
+		if (rc == 0)
+			rc = spool_write_atomic(url + 7, name, data, len);
+		if (rc != 0)
+			snprintf(err, errlen, "%s/%s: %s", url + 7, name,
+				 strerror(-rc));
+		free(data);
+		return rc ? -EIO : 0;
+	}
+	c = curl_easy_init();
+	if (!c) {
+		free(data);
+		snprintf(err, errlen, "curl_easy_init failed");
+		return -ENOMEM;
+	}
+	if (ul > 0 && url[ul - 1] == '/') {
+		snprintf(full, sizeof(full), "%s%s.json", url, id);
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
+	} else {
+		snprintf(full, sizeof(full), "%s", url);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, full);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, data);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	h = curl_slist_append(h, "Content-Type: application/json");
+	/* One round trip: no 100-continue pause. */
+	h = curl_slist_append(h, "Expect:");
+	snprintf(hdr, sizeof(hdr), "X-Benchboot-Result-Id: %s", id);
+	h = curl_slist_append(h, hdr);
+	if (token) {
+		snprintf(hdr, sizeof(hdr), "Authorization: Bearer %s", token);
+		h = curl_slist_append(h, hdr);
+	}
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, spool_discard);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, body);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout_s);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "benchboot");
+	cc = curl_easy_perform(c);
+	if (cc != CURLE_OK) {
+		snprintf(err, errlen, "%s: %s", full,
+			 *cerr ? cerr : curl_easy_strerror(cc));
+		rc = -EIO;
+	} else {
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+		if (status != 200 && status != 201 && status != 204) {
+			body[strcspn(body, "\r\n")] = 0;
+			snprintf(err, errlen, "%s: HTTP %ld %s", full, status,
+				 body);
+			rc = -EIO;
+		}
+	}
+	curl_slist_free_all(h);
+	curl_easy_cleanup(c);
+	free(data);
+	return rc;
+}
+
+static int spool_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted ids in pending/ (without .json); caller frees. */
+static int spool_list(const char *dir, char ***names)
+{
+	char pend[PATH_MAX];
+	struct dirent *de;
+	char **v = NULL;
+	int n = 0;
+	DIR *d;
+
+	snprintf(pend, sizeof(pend), "%s/pending", dir);
+	d = opendir(pend);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char **nv;
+
+		if (de->d_name[0] == '.' || l < 6 ||
+		    strcmp(de->d_name + l - 5, ".json") != 0)
+			continue;
+		nv = realloc(v, (size_t)(n + 1) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		v[n] = strndup(de->d_name, l - 5);
+		if (v[n])
+			n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, (size_t)n, sizeof(*v), spool_cmp);
+	*names = v;
+	return n;
+}
+
+int spool_pending(const char *dir)
+{
+	char **names = NULL;
+	int n = spool_list(dir, &names), i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return n < 0 ? 0 : n;
+}
+
+int spool_flush(const char *dir, const char *url, const char *token,
+		long timeout_s, char *err, size_t errlen)
+{
+	char **names = NULL, path[PATH_MAX];
+	int n = spool_list(dir, &names), i, left = 0;
+
+	if (n < 0) {
+		snprintf(err, errlen, "%s/pending: %s", dir, strerror(-n));
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/pending/%s.json", dir,
+			 names[i]);
+		if (spool_upload(url, token, names[i], path, timeout_s, err,
+				 errlen) == 0) {
+			unlink(path);
+			snprintf(path, sizeof(path), "%s/pending", dir);
+			spool_fsync_dir(path);
+		} else {
+			left++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return left;
+}

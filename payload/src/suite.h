@@ -1,0 +1,89 @@
+/* suite.h: the suite file (configs/suite/NAME.suite, docs/suite-format.md):
+ * a plain text list of steps a person edits, parsed with errors that name
+ * the file, the line and what was expected. */
+#ifndef BB_SUITE_H
+#define BB_SUITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SUITE_MAX_CONC 16	/* concurrency values per step */
+#define SUITE_MAX_RUNS 8	/* run lines per step */
+#define SUITE_MAX_VARS 32	/* set lines */
+#define SUITE_MAX_ARGS 64	/* words per run line */
+
+struct suite_run {
+	int line;			/* where it was written */
+	int argc;
+	char *argv[SUITE_MAX_ARGS + 1];	/* argv[0] is the workload */
+};
+
+struct suite_step {
+	char name[64];
+	int line;
+	uint64_t warmup_ns, duration_ns, cooldown_ns;
+	unsigned repeats;
+	unsigned nconc;			/* 0: runs once on the first client */
+	unsigned conc[SUITE_MAX_CONC];
+	unsigned nruns;
+	struct suite_run runs[SUITE_MAX_RUNS];
+};
+
+struct suite_var {
+	char name[32];
+	char *value;
+};
+
+/* A parsed suite; everything is owned by it (suite_free). */
+struct suite {
+	char name[64];
+	char version[32];
+	char file[256];			/* where it came from */
+	unsigned repeats;		/* default for steps: 1 */
+	unsigned clients;		/* clients to wait for: 1 */
+	unsigned servers;		/* servers to wait for: 1 */
+	uint64_t wait_ns;		/* how long to wait for them: 120 s */
+	uint64_t warmup_ns, duration_ns, cooldown_ns;	/* 2 s, 10 s, 2 s */
+	unsigned nvars;
+	struct suite_var vars[SUITE_MAX_VARS];
+	unsigned nsteps;
+	struct suite_step *steps;
+};
+
+/* Parses suite text (len bytes) named fname in messages.  Returns 0 and
+ * fills *s (suite_free it), or -EINVAL with "FILE:LINE: message saying
+ * what was expected" in err (errlen bytes), or -ENOMEM. */
+int suite_parse(const char *text, size_t len, const char *fname,
+		struct suite *s, char *err, size_t errlen);
+
+/* Loads spec: a URL (contains "://", fetched with libcurl), a path
+ * (contains '/' or ends in ".suite"), or a NAME looked up as NAME.suite in
+ * dir (may be NULL), $BENCHBOOT_SUITE_DIR, ./configs/suite,
+ * /etc/benchboot/suite, and configs/suite beside the binary's tree.
+ * Returns 0, -ENOENT (message lists where it looked), -EINVAL, -EIO. */
+int suite_load(const char *spec, const char *dir, struct suite *s,
+	       char *err, size_t errlen);
+
+/* Frees what a parse allocated; s is zeroed. */
+void suite_free(struct suite *s);
+
+/* The value of a set variable, or NULL. */
+const char *suite_var(const struct suite *s, const char *name);
+
+/* Sets (or overrides) a variable, e.g. from --set KEY=VALUE.  Returns 0,
+ * -EINVAL (bad name), -ENOSPC, -ENOMEM. */
+int suite_set_var(struct suite *s, const char *name, const char *value);
+
+/* Expands every {NAME} (NAME an identifier: [A-Za-z_][A-Za-z0-9_-]*) in
+ * tmpl into out (outlen bytes) with lookup(), which returns the value or
+ * NULL for an unknown name; other braces ({00..99}, {a,b}: the http
+ * workload's URL patterns) are copied as they are.  Returns 0, -ENOENT
+ * (unknown name, copied into err) or -ENOSPC. */
+int suite_expand(const char *tmpl, char *out, size_t outlen,
+		 const char *(*lookup)(void *ctx, const char *name),
+		 void *ctx, char *err, size_t errlen);
+
+/* Formats ns as a duration the workloads accept ("10s", "250ms"). */
+void suite_fmt_duration(uint64_t ns, char *out, size_t outlen);
+
+#endif
