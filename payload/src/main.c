@@ -10,6 +10,9 @@
 #include "mdns.h"
 #include "probe.h"
 #include "sample.h"
+#include "smtp.h"
+#include "smtpsink.h"
+#include "sql.h"
 #include "sqlping.h"
 #include "version.h"
 
@@ -41,6 +44,12 @@ static const struct bb_cmd bb_cmds[] = {
 				 "(vmstat, network, named processes)" },
 	{ "mdns", mdns_main, "publish or browse DNS-SD services over "
 			     "multicast DNS" },
+	{ "sql", sql_main, "SQL load generator: ops, mix and point-select "
+			   "workloads on MariaDB/MySQL" },
+	{ "smtp", smtp_main, "SMTP load generator: mails/s and latency "
+			     "against a mail server" },
+	{ "smtp-sink", smtpsink_main, "fast SMTP sink server: accepts, "
+				      "counts, optionally stores mail" },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,0 +1,657 @@
+/* smtpsink.c: `benchboot smtp-sink`: per-thread epoll loops on
+ * SO_REUSEPORT listeners; commands answered in batches, so pipelining
+ * clients get one write per group; DATA scanned with memchr. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hist.h"
+#include "loadgen.h"
+#include "smtp_proto.h"
+#include "smtpsink.h"
+#include "util.h"
+
+#define SINK_IN 16384
+#define SINK_OUT 4096
+#define SINK_MAX_RCPT 1000
+
+struct sink_cfg {
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	const char *store;
+	char hostname[256];
+	int pipelining;
+	uint64_t tempfail_every, reject_every;
+	unsigned threads;
+};
+
+enum { S_CMD, S_DATA, S_CLOSING };
+
+struct sink_conn {
+	int fd;
+	int state;
+	int have_mail;
+	unsigned rcpts;
+	int store_fd;
+	uint64_t msgbytes;
+	uint64_t data_start;
+	struct smtp_data data;
+	size_t inlen, outlen, outoff;
+	char path[96];
+	char in[SINK_IN];
+	char out[SINK_OUT];
+};
+
+struct sink_thr {
+	const struct sink_cfg *cfg;
+	unsigned id;
+	pthread_t tid;
+	int ep, lfd;
+	uint64_t seq;
+	/* results */
+	uint64_t messages, rcpts, bytes, sessions, tempfailed, rejected;
+	uint64_t stored, err_protocol, err_io, err_store;
+	struct hist lat;
+};
+
+static volatile int sink_stop;
+
+static void sink_reply(struct sink_conn *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void sink_reply(struct sink_conn *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(c->out + c->outlen, SINK_OUT - c->outlen, fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < SINK_OUT - c->outlen)
+		c->outlen += (size_t)n;
+}
+
+static void sink_close(struct sink_thr *t, struct sink_conn *c)
+{
+	if (c->store_fd >= 0) {
+		close(c->store_fd);
+		unlink(c->path);
+	}
+	close(c->fd);
+	free(c);
+}
+
+/* Writes pending replies; returns -1 when the connection is gone. */
+static int sink_flush(struct sink_thr *t, struct sink_conn *c)
+{
+	struct epoll_event e = { .data.ptr = c };
+
+	while (c->outoff < c->outlen) {
+		ssize_t n = send(c->fd, c->out + c->outoff,
+				 c->outlen - c->outoff, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			t->err_io++;
+			sink_close(t, c);
+			return -1;
+		}
+		c->outoff += (size_t)n;
+	}
+	if (c->outoff == c->outlen) {
+		c->outoff = c->outlen = 0;
+		if (c->state == S_CLOSING) {
+			sink_close(t, c);
+			return -1;
+		}
+		e.events = EPOLLIN;
+	} else {
+		e.events = EPOLLOUT;	/* stop reading until replies drain */
+	}
+	epoll_ctl(t->ep, EPOLL_CTL_MOD, c->fd, &e);
+	return 0;
+}
+
+static void sink_reset(struct sink_conn *c)
+{
+	c->have_mail = 0;
+	c->rcpts = 0;
+}
+
+static void sink_data_begin(struct sink_thr *t, struct sink_conn *c)
+{
+	c->state = S_DATA;
+	c->msgbytes = 0;
+	c->data_start = util_mono_ns();
+	smtp_data_init(&c->data);
+	if (t->cfg->store) {
+		snprintf(c->path, sizeof(c->path), "%s/%u.%llu.eml",
+			 t->cfg->store, t->id, (unsigned long long)++t->seq);
+		c->store_fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC |
+				   O_CLOEXEC, 0644);
+		if (c->store_fd < 0)
+			t->err_store++;
+	}
+}
+
+static void sink_data_end(struct sink_thr *t, struct sink_conn *c)
+{
+	int fail = 0;
+
+	c->state = S_CMD;
+	t->messages++;
+	if (t->cfg->store) {
+		/* Durable before we say so: the 250 is a promise. */
+		if (c->store_fd < 0 || fsync(c->store_fd) != 0) {
+			fail = 1;
+			if (c->store_fd >= 0)
+				t->err_store++;
+		}
+		if (c->store_fd >= 0)
+			close(c->store_fd);
+		c->store_fd = -1;
+	}
+	if (fail) {
+		unlink(c->path);
+		t->tempfailed++;
+		sink_reply(c, "451 4.3.0 cannot store message\r\n");
+	} else if (t->cfg->tempfail_every &&
+		   t->messages % t->cfg->tempfail_every == 0) {
+		if (t->cfg->store)
+			unlink(c->path);
+		t->tempfailed++;
+		sink_reply(c, "451 4.3.0 temporary failure (as asked)\r\n");
+	} else if (t->cfg->reject_every &&
+		   t->messages % t->cfg->reject_every == 0) {
+		if (t->cfg->store)
+			unlink(c->path);
+		t->rejected++;
+		sink_reply(c, "554 5.6.0 rejected (as asked)\r\n");
+	} else {
+		t->rcpts += c->rcpts;
+		t->bytes += c->msgbytes;
+		if (t->cfg->store)
+			t->stored++;
+		hist_record(&t->lat, util_mono_ns() - c->data_start);
+		sink_reply(c, "250 2.0.0 Ok: queued as %u.%llu\r\n", t->id,
+			   (unsigned long long)t->messages);
+	}
+	sink_reset(c);
+}
+
+static void sink_command(struct sink_thr *t, struct sink_conn *c,
+			 const char *line, size_t len)
+{
+	const char *arg;
+	size_t alen;
+	int v = smtp_cmd_parse(line, len, &arg, &alen);
+
+	switch (v) {
+	case SMTP_V_EHLO:
+		sink_reset(c);
+		sink_reply(c, "250-%s\r\n%s250-SIZE 104857600\r\n"
+			   "250 8BITMIME\r\n", t->cfg->hostname,
+			   t->cfg->pipelining ? "250-PIPELINING\r\n" : "");
+		break;
+	case SMTP_V_HELO:
+		sink_reset(c);
+		sink_reply(c, "250 %s\r\n", t->cfg->hostname);
+		break;
+	case SMTP_V_MAIL:
+		if (c->have_mail) {
+			sink_reply(c, "503 5.5.1 nested MAIL command\r\n");
+			break;
+		}
+		c->have_mail = 1;
+		c->rcpts = 0;
+		sink_reply(c, "250 2.1.0 Ok\r\n");
+		break;
+	case SMTP_V_RCPT:
+		if (!c->have_mail) {
+			sink_reply(c, "503 5.5.1 need MAIL command\r\n");
+		} else if (c->rcpts >= SINK_MAX_RCPT) {
+			sink_reply(c, "452 4.5.3 too many recipients\r\n");
+		} else {
+			c->rcpts++;
+			sink_reply(c, "250 2.1.5 Ok\r\n");
+		}
+		break;
+	case SMTP_V_DATA:
+		if (!c->have_mail || c->rcpts == 0) {
+			sink_reply(c, "503 5.5.1 need RCPT command\r\n");
+			break;
+		}
+		sink_reply(c, "354 End data with <CR><LF>.<CR><LF>\r\n");
+		sink_data_begin(t, c);
+		break;
+	case SMTP_V_RSET:
+		sink_reset(c);
+		sink_reply(c, "250 2.0.0 Ok\r\n");
+		break;
+	case SMTP_V_NOOP:
+		sink_reply(c, "250 2.0.0 Ok\r\n");
+		break;
+	case SMTP_V_VRFY:
+		sink_reply(c, "252 2.0.0 send some mail, I'll try\r\n");
+		break;
+	case SMTP_V_QUIT:
+		sink_reply(c, "221 2.0.0 Bye\r\n");
+		c->state = S_CLOSING;
+		break;
+	case -EINVAL:
+		t->err_protocol++;
+		sink_reply(c, "501 5.5.4 syntax error\r\n");
+		break;
+	default:
+		t->err_protocol++;
+		sink_reply(c, "500 5.5.2 command not recognized\r\n");
+		break;
+	}
+}
+
+/* Handles the buffered input: commands (replies batched) and message
+ * data.  Stops early when the reply buffer is nearly full; the rest is
+ * handled once the replies are written. */
+static void sink_process(struct sink_thr *t, struct sink_conn *c)
+{
+	size_t pos;
+	int full;
+
+	do {
+		pos = 0;
+		full = 0;
+		while (pos < c->inlen && c->state != S_CLOSING) {
+			if (c->outlen > SINK_OUT - 512) {
+				full = 1;
+				break;
+			}
+			if (c->state == S_DATA) {
+				size_t out, used;
+
+				used = smtp_data_scan(&c->data, c->in + pos,
+						      c->inlen - pos,
+						      c->store_fd >= 0, &out);
+				if (c->store_fd >= 0 && out > 0 &&
+				    write(c->store_fd, c->in + pos, out) !=
+				    (ssize_t)out) {
+					close(c->store_fd);
+					c->store_fd = -1;
+					t->err_store++;
+				}
+				c->msgbytes += out;
+				pos += used;
+				if (c->data.done)
+					sink_data_end(t, c);
+				else if (used == 0)
+					break;	/* an undecided dot line */
+			} else {
+				char *nl = memchr(c->in + pos, '\n',
+						  c->inlen - pos);
+				size_t len;
+
+				if (!nl) {
+					if (c->inlen - pos >= SMTP_LINE_MAX) {
+						t->err_protocol++;
+						sink_reply(c, "500 5.5.2 line "
+							   "too long\r\n");
+						c->state = S_CLOSING;
+					}
+					break;
+				}
+				len = (size_t)(nl - (c->in + pos));
+				if (len > 0 && c->in[pos + len - 1] == '\r')
+					len--;
+				sink_command(t, c, c->in + pos, len);
+				pos = (size_t)(nl - c->in) + 1;
+			}
+		}
+		if (c->state == S_CLOSING)
+			pos = c->inlen;
+		memmove(c->in, c->in + pos, c->inlen - pos);
+		c->inlen -= pos;
+		if (c->outlen == 0)
+			return;
+		if (sink_flush(t, c) != 0)
+			return;		/* closed */
+	} while (full && c->outlen == 0);
+}
+
+static void sink_readable(struct sink_thr *t, struct sink_conn *c)
+{
+	ssize_t n;
+
+	if (c->inlen < SINK_IN) {
+		n = recv(c->fd, c->in + c->inlen, SINK_IN - c->inlen, 0);
+		if (n <= 0) {
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+				return;
+			if (n < 0 || c->state == S_DATA || c->have_mail)
+				t->err_io++;	/* gone mid-transaction */
+			sink_close(t, c);
+			return;
+		}
+		c->inlen += (size_t)n;
+	}
+	sink_process(t, c);
+}
+
+static void sink_accept(struct sink_thr *t)
+{
+	struct epoll_event e;
+	struct sink_conn *c;
+	int fd, one = 1;
+
+	while ((fd = accept4(t->lfd, NULL, NULL, SOCK_NONBLOCK |
+			     SOCK_CLOEXEC)) >= 0) {
+		c = malloc(sizeof(*c));
+		if (!c) {
+			close(fd);
+			continue;
+		}
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		memset(c, 0, offsetof(struct sink_conn, in));
+		c->fd = fd;
+		c->store_fd = -1;
+		c->state = S_CMD;
+		e.events = EPOLLIN;
+		e.data.ptr = c;
+		if (epoll_ctl(t->ep, EPOLL_CTL_ADD, fd, &e) != 0) {
+			close(fd);
+			free(c);
+			continue;
+		}
+		t->sessions++;
+		sink_reply(c, "220 %s ESMTP benchboot smtp-sink\r\n",
+			   t->cfg->hostname);
+		sink_flush(t, c);
+	}
+}
+
+static void *sink_thr_main(void *arg)
+{
+	struct sink_thr *t = arg;
+	struct epoll_event evs[256];
+	int n, i;
+
+	while (!sink_stop) {
+		n = epoll_wait(t->ep, evs, 256, 100);
+		for (i = 0; i < n; i++) {
+			struct sink_conn *c = evs[i].data.ptr;
+
+			if (!c) {
+				sink_accept(t);
+			} else if (evs[i].events & EPOLLOUT) {
+				if (sink_flush(t, c) == 0 && c->inlen &&
+				    c->outlen == 0)
+					sink_process(t, c);
+			} else {
+				sink_readable(t, c);
+			}
+		}
+	}
+	return NULL;
+}
+
+static int sink_listen(struct sink_thr *t)
+{
+	const struct sink_cfg *cfg = t->cfg;
+	struct epoll_event e = { .events = EPOLLIN, .data.ptr = NULL };
+	int one = 1;
+
+	t->lfd = socket(cfg->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK |
+			SOCK_CLOEXEC, 0);
+	if (t->lfd < 0)
+		return -errno;
+	setsockopt(t->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(t->lfd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+	if (bind(t->lfd, (const struct sockaddr *)&cfg->addr,
+		 cfg->addrlen) != 0 || listen(t->lfd, 1024) != 0)
+		return -errno;
+	t->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (t->ep < 0 || epoll_ctl(t->ep, EPOLL_CTL_ADD, t->lfd, &e) != 0)
+		return -errno;
+	return 0;
+}
+
+static void sink_usage(FILE *out)
+{
+	fprintf(out,
+"usage: benchboot smtp-sink [-t THREADS] [--store DIR] [--hostname NAME]\n"
+"                           [--no-pipelining] [--tempfail-every N]\n"
+"                           [--reject-every N] [--json] ADDR:PORT\n"
+"  Accepts mail until SIGINT/SIGTERM, then prints what it received.\n"
+"  --store DIR         write each message to DIR, fsync before the 250\n"
+"  --tempfail-every N  answer every Nth message (per thread) with 451\n"
+"  --reject-every N    answer every Nth message (per thread) with 554\n");
+}
+
+static void sink_report(const struct sink_cfg *cfg, struct sink_thr *tot,
+			const char *listen_on, double elapsed, uint64_t real0,
+			uint64_t mono0, int json)
+{
+	if (json) {
+		cJSON *rec = lg_record_new("smtp-sink", real0, mono0, elapsed);
+		cJSON *p, *cn, *er, *lat;
+
+		if (!rec)
+			return;
+		p = cJSON_AddObjectToObject(rec, "params");
+		cJSON_AddNumberToObject(p, "threads", cfg->threads);
+		cJSON_AddStringToObject(p, "listen", listen_on);
+		cJSON_AddBoolToObject(p, "store", cfg->store != NULL);
+		cJSON_AddBoolToObject(p, "pipelining", cfg->pipelining);
+		cn = cJSON_AddObjectToObject(rec, "counters");
+		cJSON_AddNumberToObject(cn, "mails", (double)(tot->messages -
+					tot->tempfailed - tot->rejected));
+		cJSON_AddNumberToObject(cn, "recipients", (double)tot->rcpts);
+		cJSON_AddNumberToObject(cn, "bytes", (double)tot->bytes);
+		cJSON_AddNumberToObject(cn, "sessions", (double)tot->sessions);
+		cJSON_AddNumberToObject(cn, "tempfailed",
+					(double)tot->tempfailed);
+		cJSON_AddNumberToObject(cn, "rejected", (double)tot->rejected);
+		cJSON_AddNumberToObject(cn, "stored", (double)tot->stored);
+		er = cJSON_AddObjectToObject(rec, "errors");
+		cJSON_AddNumberToObject(er, "protocol",
+					(double)tot->err_protocol);
+		cJSON_AddNumberToObject(er, "io", (double)tot->err_io);
+		cJSON_AddNumberToObject(er, "store", (double)tot->err_store);
+		lat = hist_to_json(&tot->lat);
+		if (lat)
+			cJSON_AddItemToObject(rec, "latency", lat);
+		lg_record_print(rec);
+		return;
+	}
+	printf("smtp-sink %s: %.2f s, %u threads%s\n", listen_on, elapsed,
+	       cfg->threads, cfg->store ? ", storing with fsync" : "");
+	printf("  mails       %llu accepted (%llu recipients, %.1f MB), "
+	       "%llu tempfailed, %llu rejected, %llu sessions\n",
+	       (unsigned long long)(tot->messages - tot->tempfailed -
+				    tot->rejected),
+	       (unsigned long long)tot->rcpts, (double)tot->bytes / 1e6,
+	       (unsigned long long)tot->tempfailed,
+	       (unsigned long long)tot->rejected,
+	       (unsigned long long)tot->sessions);
+	lg_print_hist(stdout, "data time", &tot->lat);
+	printf("  errors      protocol %llu, io %llu, store %llu\n",
+	       (unsigned long long)tot->err_protocol,
+	       (unsigned long long)tot->err_io,
+	       (unsigned long long)tot->err_store);
+}
+
+int smtpsink_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "threads", required_argument, NULL, 't' },
+		{ "store", required_argument, NULL, 's' },
+		{ "hostname", required_argument, NULL, 'H' },
+		{ "no-pipelining", no_argument, NULL, 'P' },
+		{ "tempfail-every", required_argument, NULL, 'F' },
+		{ "reject-every", required_argument, NULL, 'R' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sink_cfg cfg = { .threads = 1, .pipelining = 1 };
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE }, *ai;
+	struct sink_thr *thr, tot;
+	const char *target, *colon;
+	char host[256];
+	uint64_t v, real0, mono0;
+	sigset_t set;
+	unsigned i;
+	int c, sig, json = 0, rc;
+	struct stat st;
+
+	strcpy(cfg.hostname, "benchboot-sink.invalid");
+	while ((c = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (util_parse_u64(optarg, 1, 256, &v) != 0) {
+				util_err("smtp-sink", EINVAL, "-t '%s': want "
+					 "1..256 threads", optarg);
+				return 2;
+			}
+			cfg.threads = (unsigned)v;
+			break;
+		case 'F':
+		case 'R':
+			if (util_parse_u64(optarg, 1, UINT64_MAX, &v) != 0) {
+				util_err("smtp-sink", EINVAL, "--%s '%s': "
+					 "want a count >= 1", c == 'F' ?
+					 "tempfail-every" : "reject-every",
+					 optarg);
+				return 2;
+			}
+			if (c == 'F')
+				cfg.tempfail_every = v;
+			else
+				cfg.reject_every = v;
+			break;
+		case 's': cfg.store = optarg; break;
+		case 'H':
+			if (strlen(optarg) >= sizeof(cfg.hostname) ||
+			    strpbrk(optarg, " \r\n")) {
+				util_err("smtp-sink", EINVAL, "--hostname "
+					 "'%s': want one name", optarg);
+				return 2;
+			}
+			strcpy(cfg.hostname, optarg);
+			break;
+		case 'P': cfg.pipelining = 0; break;
+		case 'j': json = 1; break;
+		case 'h':
+			sink_usage(stdout);
+			return 0;
+		default:
+			sink_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		sink_usage(stderr);
+		return 2;
+	}
+	target = argv[optind];
+	colon = strrchr(target, ':');
+	if (!colon || (size_t)(colon - target) >= sizeof(host) || !colon[1]) {
+		util_err("smtp-sink", EINVAL, "'%s': want ADDR:PORT", target);
+		return 2;
+	}
+	memcpy(host, target, (size_t)(colon - target));
+	host[colon - target] = 0;
+	rc = getaddrinfo(host[0] ? host : NULL, colon + 1, &hints, &ai);
+	if (rc != 0) {
+		util_err("smtp-sink", EINVAL, "'%s': %s", target,
+			 gai_strerror(rc));
+		return 2;
+	}
+	memcpy(&cfg.addr, ai->ai_addr, ai->ai_addrlen);
+	cfg.addrlen = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	if (cfg.store && (stat(cfg.store, &st) != 0 || !S_ISDIR(st.st_mode))) {
+		util_err("smtp-sink", ENOTDIR, "--store %s: not a directory",
+			 cfg.store);
+		return 1;
+	}
+	if (strlen(cfg.store ? cfg.store : "") > 60) {
+		util_err("smtp-sink", ENAMETOOLONG, "--store %s: path longer "
+			 "than 60 characters", cfg.store);
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	/* Threads inherit the mask; only sigwait() below takes them. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	thr = calloc(cfg.threads, sizeof(*thr));
+	if (!thr)
+		return 1;
+	rc = 0;
+	for (i = 0; i < cfg.threads && rc == 0; i++) {
+		thr[i].cfg = &cfg;
+		thr[i].id = i;
+		thr[i].ep = thr[i].lfd = -1;
+		hist_init(&thr[i].lat);
+		rc = sink_listen(&thr[i]);
+		if (rc != 0)
+			util_err("smtp-sink", -rc, "listen on %s: %s", target,
+				 strerror(-rc));
+	}
+	real0 = util_real_ns();
+	mono0 = util_mono_ns();
+	for (i = 0; i < cfg.threads && rc == 0; i++)
+		if (pthread_create(&thr[i].tid, NULL, sink_thr_main,
+				   &thr[i]) != 0)
+			rc = -EAGAIN;
+	if (rc == 0) {
+		fprintf(stderr, "smtp-sink: listening on %s\n", target);
+		sigwait(&set, &sig);
+	}
+	sink_stop = 1;
+	memset(&tot, 0, sizeof(tot));
+	hist_init(&tot.lat);
+	for (i = 0; i < cfg.threads; i++) {
+		struct sink_thr *t = &thr[i];
+
+		if (t->tid)
+			pthread_join(t->tid, NULL);
+		tot.messages += t->messages;
+		tot.rcpts += t->rcpts;
+		tot.bytes += t->bytes;
+		tot.sessions += t->sessions;
+		tot.tempfailed += t->tempfailed;
+		tot.rejected += t->rejected;
+		tot.stored += t->stored;
+		tot.err_protocol += t->err_protocol;
+		tot.err_io += t->err_io;
+		tot.err_store += t->err_store;
+		hist_merge(&tot.lat, &t->lat);
+		if (t->lfd >= 0)
+			close(t->lfd);
+		if (t->ep >= 0)
+			close(t->ep);
+	}
+	if (rc == 0)
+		sink_report(&cfg, &tot, target,
+			    (double)(util_mono_ns() - mono0) / 1e9, real0,
+			    mono0, json);
+	free(thr);
+	return rc == 0 ? 0 : 1;
+}
