@@ -80,6 +80,8 @@ TEST_PACKAGES += mariadb-server mariadb-client nginx-light curl clang \
 TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils
 # benchboot http tests: JSON checks, stalling/garbage test servers.
 TEST_PACKAGES += jq python3
+# benchboot sql/smtp tests and benchmarks: the peers they compare with.
+TEST_PACKAGES += postfix sysbench
 TEST_DEPS_STAMP := $(O)/.test-deps
 $(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
 	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))
