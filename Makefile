@@ -82,6 +82,9 @@ TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils
 TEST_PACKAGES += jq python3
 # benchboot sql/smtp tests and benchmarks: the peers they compare with.
 TEST_PACKAGES += postfix sysbench
+# Agent tests: JSON checks, busybox httpd as the CGI server, cJSON for the
+# control-protocol fuzzer (host clang).
+TEST_PACKAGES += jq busybox libcjson-dev
 TEST_DEPS_STAMP := $(O)/.test-deps
 $(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
 	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))

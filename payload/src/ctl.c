@@ -361,8 +361,11 @@ static int ctl_rbuf_reserve(struct ctl_conn *c, size_t want)
 
 int ctl_conn_feed(struct ctl_conn *c, const void *data, size_t len)
 {
-	int rc = ctl_rbuf_reserve(c, len);
+	int rc;
 
+	if (len == 0)
+		return 0;
+	rc = ctl_rbuf_reserve(c, len);
 	if (rc != 0)
 		return rc;
 	memcpy(c->rbuf + c->rlen, data, len);
@@ -399,11 +402,12 @@ int ctl_conn_read(struct ctl_conn *c)
 
 int ctl_conn_line(struct ctl_conn *c, const char **line, size_t *len)
 {
-	char *start = c->rbuf + c->rpos, *nl;
 	size_t avail = c->rlen - c->rpos;
+	char *start, *nl;
 
-	if (avail == 0)
+	if (!c->rbuf || avail == 0)
 		return 0;
+	start = c->rbuf + c->rpos;
 	nl = memchr(start, '\n', avail);
 	if (!nl)
 		return avail > CTL_MAX_MSG ? -EMSGSIZE : 0;

@@ -1,0 +1,144 @@
+/* test_ctl.c: control protocol validation and framing: every message
+ * type's required fields, wrong versions and types, oversized lines, lines
+ * split across reads. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "tap.h"
+
+static const struct {
+	const char *line;
+	int rc;
+	const char *err;	/* substring of the message */
+} cases[] = {
+	{ "{\"v\":1,\"type\":\"hello\",\"id\":\"client-1\",\"role\":\"client\"}",
+	  0, NULL },
+	{ "{\"v\":1,\"type\":\"hello\",\"id\":\"client-1\",\"role\":\"boss\"}",
+	  -EINVAL, "hello: field \"role\": want client, server or controller" },
+	{ "{\"v\":1,\"type\":\"hello\",\"id\":\"a b\",\"role\":\"client\"}",
+	  -EINVAL, "hello: field \"id\"" },
+	{ "{\"v\":1,\"type\":\"hello\",\"role\":\"client\"}",
+	  -EINVAL, "field \"id\": missing" },
+	{ "{\"v\":1,\"type\":\"hello\",\"id\":\"x\",\"role\":\"client\","
+	  "\"workloads\":[1]}", -EINVAL, "not all strings" },
+	{ "{\"v\":2,\"type\":\"hello\"}", -EINVAL, "field \"v\": want 1" },
+	{ "{\"type\":\"hello\"}", -EINVAL, "field \"v\"" },
+	{ "{\"v\":1,\"type\":\"bogus\"}", -EINVAL, "unknown message type" },
+	{ "{\"v\":1}", -EINVAL, "field \"type\": missing" },
+	{ "[1,2]", -EINVAL, "not a JSON object" },
+	{ "{\"v\":1,", -EINVAL, "not valid JSON" },
+	{ "", -EINVAL, "not valid JSON" },
+	{ "{\"v\":1,\"type\":\"time_req\",\"seq\":1,\"t1\":5}", 0, NULL },
+	{ "{\"v\":1,\"type\":\"time_req\",\"seq\":-1,\"t1\":5}", -EINVAL,
+	  "negative" },
+	{ "{\"v\":1,\"type\":\"time_resp\",\"seq\":1,\"t1\":5,\"t2\":6}",
+	  -EINVAL, "time_resp: field \"t3\"" },
+	{ "{\"v\":1,\"type\":\"time_resp\",\"seq\":1,\"t1\":5,\"t2\":6,"
+	  "\"t3\":1e300}", -EINVAL, "out of range" },
+	{ "{\"v\":1,\"type\":\"run\",\"step\":\"a/c2/r1\",\"start_at\":1,"
+	  "\"procs\":[[\"http\",\"-c\",\"2\"]]}", 0, NULL },
+	{ "{\"v\":1,\"type\":\"run\",\"step\":\"a\",\"start_at\":1,"
+	  "\"procs\":[[]]}", -EINVAL, "procs[0]: empty argv" },
+	{ "{\"v\":1,\"type\":\"run\",\"step\":\"a\",\"start_at\":1,"
+	  "\"procs\":[[\"x\",3]]}", -EINVAL, "procs[0][1]: not a string" },
+	{ "{\"v\":1,\"type\":\"run\",\"step\":\"a\",\"start_at\":1,"
+	  "\"procs\":{}}", -EINVAL, "field \"procs\"" },
+	{ "{\"v\":1,\"type\":\"result\",\"step\":\"a\",\"records\":[{}]}", 0,
+	  NULL },
+	{ "{\"v\":1,\"type\":\"result\",\"step\":\"a\",\"records\":[1]}",
+	  -EINVAL, "not all objects" },
+	{ "{\"v\":1,\"type\":\"series\",\"source\":\"sample\",\"rec\":{}}", 0,
+	  NULL },
+	{ "{\"v\":1,\"type\":\"series\",\"source\":\"sample\",\"rec\":3}",
+	  -EINVAL, "field \"rec\"" },
+	{ "{\"v\":1,\"type\":\"welcome\",\"controller\":\"c\"}", 0, NULL },
+	{ "{\"v\":1,\"type\":\"abort\",\"step\":\"a\"}", 0, NULL },
+	{ "{\"v\":1,\"type\":\"done\"}", 0, NULL },
+};
+
+int main(void)
+{
+	struct ctl_conn c;
+	struct ctl_msg m;
+	const char *line;
+	char err[256], *big;
+	size_t i, len;
+	int rc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err[0] = 0;
+		rc = ctl_msg_parse(cases[i].line, strlen(cases[i].line), &m,
+				   err, sizeof(err));
+		if (!tap_ok(rc == cases[i].rc && (!cases[i].err ||
+						 strstr(err, cases[i].err)),
+			    "case %zu: %.50s", i, cases[i].line))
+			printf("#   rc %d, err \"%s\"\n", rc, err);
+		ctl_msg_free(&m);
+	}
+	{
+		/* Not NUL-terminated where it ends: trailing junk past len. */
+		static const char tr[] = "{\"v\":1,\"type\":\"time_resp\","
+			"\"seq\":7,\"t1\":100,\"t2\":250,\"t3\":260}junk";
+
+		rc = ctl_msg_parse(tr, sizeof(tr) - 5, &m, err, sizeof(err));
+	}
+	TAP_EQ_INT(rc, 0, "time_resp parses (length-bounded input)");
+	TAP_EQ_INT(m.type, CTL_TIME_RESP, "type");
+	TAP_EQ_INT(m.seq, 7, "seq");
+	TAP_EQ_INT(m.t3, 260, "t3");
+	ctl_msg_free(&m);
+
+	/* Framing: lines split anywhere, CRLF, several per read. */
+	ctl_conn_init(&c, -1);
+	ctl_conn_feed(&c, "{\"v\":1,\"ty", 10);
+	TAP_EQ_INT(ctl_conn_line(&c, &line, &len), 0, "partial line waits");
+	ctl_conn_feed(&c, "pe\":\"done\"}\r\n{\"v\":1}\n{", 24);
+	TAP_EQ_INT(ctl_conn_line(&c, &line, &len), 1, "first line");
+	TAP_EQ_INT(len, 21, "CR stripped");
+	TAP_EQ_INT(ctl_msg_parse(line, len, &m, err, sizeof(err)), 0,
+		   "reassembled message parses");
+	ctl_msg_free(&m);
+	TAP_EQ_INT(ctl_conn_line(&c, &line, &len), 1, "second line");
+	TAP_EQ_INT(len, 7, "second length");
+	TAP_EQ_INT(ctl_conn_line(&c, &line, &len), 0, "third incomplete");
+	ctl_conn_close(&c);
+
+	/* Oversized: a line longer than CTL_MAX_MSG is refused. */
+	big = malloc(CTL_MAX_MSG + 2);
+	memset(big, 'x', CTL_MAX_MSG + 2);
+	ctl_conn_init(&c, -1);
+	rc = ctl_conn_feed(&c, big, CTL_MAX_MSG + 1);
+	TAP_EQ_INT(rc, 0, "buffer takes max + 1 bytes");
+	TAP_EQ_INT(ctl_conn_line(&c, &line, &len), -EMSGSIZE,
+		   "line over the limit is -EMSGSIZE");
+	ctl_conn_close(&c);
+	TAP_EQ_INT(ctl_msg_parse(big, CTL_MAX_MSG + 1, &m, err, sizeof(err)),
+		   -EMSGSIZE, "parse refuses an oversized message");
+	free(big);
+
+	/* Host:port. */
+	{
+		char h[64];
+		int port;
+
+		TAP_EQ_INT(ctl_parse_hostport("10.0.0.1", h, sizeof(h), &port,
+					      7407), 0, "host only");
+		TAP_EQ_INT(port, 7407, "default port");
+		TAP_EQ_INT(ctl_parse_hostport("ctl.local:99", h, sizeof(h),
+					      &port, 7407), 0, "host:port");
+		TAP_EQ_STR(h, "ctl.local", "host part");
+		TAP_EQ_INT(port, 99, "port part");
+		TAP_EQ_INT(ctl_parse_hostport("[fe80::1]:5", h, sizeof(h),
+					      &port, 7407), 0, "[v6]:port");
+		TAP_EQ_STR(h, "fe80::1", "v6 host");
+		TAP_EQ_INT(ctl_parse_hostport("h:0", h, sizeof(h), &port, 1),
+			   -EINVAL, "port 0 refused");
+		TAP_EQ_INT(ctl_parse_hostport("h:x", h, sizeof(h), &port, 1),
+			   -EINVAL, "junk port refused");
+		TAP_EQ_INT(ctl_parse_hostport("", h, sizeof(h), &port, 1),
+			   -EINVAL, "empty refused");
+	}
+	return tap_done();
+}

@@ -1,0 +1,170 @@
+/* test_suite.c: the suite file parser: good files parse into the right
+ * steps, and every mistake names the file, the line and what was wanted;
+ * the shipped suite files parse. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "suite.h"
+#include "tap.h"
+
+#define HEAD "suite t\nversion 1\n"
+
+static const struct {
+	const char *name, *text, *err;	/* err NULL: must parse */
+} cases[] = {
+	{ "minimal", HEAD "step a\n run http -c {conc} http://{server}/\n",
+	  NULL },
+	{ "comments, blanks, quotes", "# c\n\n" HEAD "step a # trailing\n"
+	  "\trun http \"-H\" \"X: a b\" http://{server}/\n", NULL },
+	{ "url patterns pass through", HEAD "step a\n run http "
+	  "http://h/d{00..99}/f{a,b}.html\n", NULL },
+	{ "unknown key at top", HEAD "bogus 1\nstep a\n run http x\n",
+	  "t.suite:3: expected suite, version" },
+	{ "unknown key in step", HEAD "step a\n run http x\n frob 2\n",
+	  "t.suite:5: expected a step setting" },
+	{ "bad duration", HEAD "duration 10q\nstep a\n run http x\n",
+	  "t.suite:3: duration: expected a duration" },
+	{ "too short duration", HEAD "duration 5ms\nstep a\n run http x\n",
+	  "t.suite:3: duration: expected at least 100ms" },
+	{ "bad repeats", HEAD "repeats 0\nstep a\n run http x\n",
+	  "t.suite:3: repeats: expected a whole number 1..1000" },
+	{ "bad concurrency", HEAD "step a\n concurrency 2 x\n run http x\n",
+	  "t.suite:4: concurrency: expected a whole number" },
+	{ "no steps", HEAD, "t.suite:3: expected at least one step" },
+	{ "step without run", HEAD "step a\nstep b\n run http x\n",
+	  "t.suite:3: step a: expected at least one run line" },
+	{ "duplicate step", HEAD "step a\n run http x\nstep a\n run http y\n",
+	  "t.suite:5: step: expected a new name, 'a' is already used on "
+	  "line 3" },
+	{ "unknown placeholder", HEAD "step a\n run http {nope}\n",
+	  "t.suite:4: run: unknown placeholder {nope}" },
+	{ "set variable resolves", HEAD "set port 80\nstep a\n run http "
+	  ":{port}\n", NULL },
+	{ "unclosed quote", HEAD "step a\n run http \"abc\n",
+	  "t.suite:4: expected a closing '\"'" },
+	{ "missing suite line", "version 1\nstep a\n run http x\n",
+	  "t.suite: expected a 'suite NAME' line" },
+	{ "missing version", "suite t\nstep a\n run http x\n",
+	  "t.suite: expected a 'version V' line" },
+	{ "bad workload name", HEAD "step a\n run ht/tp x\n",
+	  "t.suite:4: run: expected a workload name" },
+	{ "servers out of range", HEAD "servers 2\nstep a\n run http x\n",
+	  "t.suite:3: servers: expected a whole number 0..1" },
+	{ "NUL byte", HEAD "step a\n run http x\0y\n",
+	  "t.suite: expected text, found a NUL byte" },
+};
+
+static const char *lookup(void *ctx, const char *name)
+{
+	if (strcmp(name, "conc") == 0)
+		return "4";
+	if (strcmp(name, "server") == 0)
+		return "10.0.0.1";
+	return NULL;
+}
+
+int main(void)
+{
+	struct suite s;
+	char err[512], out[256];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = strlen(cases[i].text);
+
+		if (strcmp(cases[i].name, "NUL byte") == 0)
+			len += 4;	/* past the embedded NUL */
+		err[0] = 0;
+		rc = suite_parse(cases[i].text, len, "t.suite", &s, err,
+				 sizeof(err));
+		if (!cases[i].err) {
+			if (!tap_ok(rc == 0, "%s parses", cases[i].name))
+				printf("#   %s\n", err);
+			suite_free(&s);
+			continue;
+		}
+		if (!tap_ok(rc != 0 && strncmp(err, cases[i].err,
+					       strlen(cases[i].err)) == 0,
+			    "%s: error names file, line, expectation",
+			    cases[i].name))
+			printf("#   got \"%s\"\n#   want \"%s...\"\n", err,
+			       cases[i].err);
+	}
+
+	/* Defaults, inheritance, overrides, sweeps. */
+	rc = suite_parse(HEAD "repeats 3\nwarmup 1s\nduration 4s\nclients 5\n"
+			 "step a\n concurrency 2 4 8\n run http x\n"
+			 "step b\n repeats 1\n duration 500ms\n run http y\n"
+			 " run smtp z\n", 1000, "t.suite", &s, err,
+			 sizeof(err));
+	/* len 1000 overruns: use the real length instead. */
+	if (rc == 0)
+		suite_free(&s);
+	{
+		const char *t = HEAD "repeats 3\nwarmup 1s\nduration 4s\n"
+				"clients 5\nstep a\n concurrency 2 4 8\n"
+				" run http x\nstep b\n repeats 1\n"
+				" duration 500ms\n run http y\n run smtp z\n";
+
+		rc = suite_parse(t, strlen(t), "t.suite", &s, err,
+				 sizeof(err));
+	}
+	TAP_EQ_INT(rc, 0, "full suite parses");
+	TAP_EQ_INT(s.nsteps, 2, "two steps");
+	TAP_EQ_INT(s.clients, 5, "clients");
+	TAP_EQ_INT(s.steps[0].nconc, 3, "sweep of three");
+	TAP_EQ_INT(s.steps[0].conc[2], 8, "sweep values");
+	TAP_EQ_INT(s.steps[0].repeats, 3, "repeats inherited");
+	TAP_EQ_INT(s.steps[0].duration_ns, 4000000000ll, "duration inherited");
+	TAP_EQ_INT(s.steps[1].repeats, 1, "repeats overridden");
+	TAP_EQ_INT(s.steps[1].duration_ns, 500000000ll, "duration overridden");
+	TAP_EQ_INT(s.steps[1].warmup_ns, 1000000000ll, "warmup inherited");
+	TAP_EQ_INT(s.steps[1].nruns, 2, "two run lines");
+	TAP_EQ_STR(s.steps[1].runs[1].argv[0], "smtp", "run workload");
+	suite_free(&s);
+
+	/* Expansion. */
+	rc = suite_expand("http://{server}:80/d{00..99}?c={conc}", out,
+			  sizeof(out), lookup, NULL, err, sizeof(err));
+	TAP_EQ_INT(rc, 0, "expand ok");
+	TAP_EQ_STR(out, "http://10.0.0.1:80/d{00..99}?c=4",
+		   "placeholders expanded, patterns kept");
+	rc = suite_expand("{missing}", out, sizeof(out), lookup, NULL, err,
+			  sizeof(err));
+	TAP_EQ_INT(rc, -2, "unknown placeholder is -ENOENT");
+	TAP_EQ_STR(err, "missing", "unknown name reported");
+	rc = suite_expand("{server}{server}", out, 12, lookup, NULL, err,
+			  sizeof(err));
+	TAP_EQ_INT(rc, -28, "too long is -ENOSPC");
+	suite_fmt_duration(2000000000ull, out, sizeof(out));
+	TAP_EQ_STR(out, "2s", "whole seconds");
+	suite_fmt_duration(500000000ull, out, sizeof(out));
+	TAP_EQ_STR(out, "500ms", "milliseconds");
+
+	/* The shipped suites. */
+	{
+		static const char *const files[] = {
+			"configs/suite/smoke.suite",
+			"configs/suite/default.suite",
+			"payload/tests/integration/suites/chain.suite",
+		};
+		const char *top = getenv("TOP");
+		char path[1024];
+
+		for (i = 0; i < 3; i++) {
+			snprintf(path, sizeof(path), "%s/%s", top ? top : ".",
+				 files[i]);
+			rc = suite_load(path, NULL, &s, err, sizeof(err));
+			if (!tap_ok(rc == 0, "%s parses", files[i]))
+				printf("#   %s\n", err);
+			if (rc == 0)
+				suite_free(&s);
+		}
+	}
+	rc = suite_load("no-such-suite", "/nonexistent", &s, err, sizeof(err));
+	tap_ok(rc == -2 && strstr(err, "no no-such-suite.suite in "
+				  "/nonexistent"),
+	       "missing suite name lists where it looked");
+	return tap_done();
+}
