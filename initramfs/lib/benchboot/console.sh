@@ -10,13 +10,13 @@ bb_consoles() {
 	echo "${c:-console}"
 }
 
-# bb_say LINE...: print LINE on every console (and once to the kernel log
+# bb_say LINE...: print LINE on every console (and once to the kernel log,
 # so it survives in dmesg).
 bb_say() {
 	local c
 	for c in $(bb_consoles); do
 		[ -c "/dev/$c" ] && echo "$*" 2>/dev/null >"/dev/$c"
 	done
-	echo "benchboot: $*" 2>/dev/null >/dev/kmsg
+	echo "$*" 2>/dev/null >/dev/kmsg
 	return 0
 }

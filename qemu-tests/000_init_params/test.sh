@@ -1,0 +1,83 @@
+#!/bin/sh
+# 000_init_params: the /init kernel-parameter parser, table-driven, run on
+# the build host with the image's own BusyBox shell (no QEMU).
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+O=${O:-$TOP/out}
+BUSYBOX=${BUSYBOX:-$O/${ARCH:-x86_64}/busybox/busybox}
+. "$TOP/payload/tests/lib/tap.sh"
+PARAMS=$TOP/initramfs/lib/benchboot/params.sh
+
+if ! [ -x "$BUSYBOX" ]; then
+	not_ok "BusyBox at $BUSYBOX (run 'make' first)"
+	tap_done
+	exit 1
+fi
+
+# parse CMDLINE: what bb_params_parse makes of CMDLINE, as one line:
+# "rc=N role=.. id=.. controller=.. suite=.. upload=.. poweroff=N debug=N"
+# followed by the error lines.  Runs in BusyBox ash, as on the target.
+parse() {
+	"$BUSYBOX" sh -c '. "$1"; bb_params_parse "$2" >"$3"; rc=$?
+		echo "rc=$rc role=$BB_ROLE id=$BB_ID controller=$BB_CONTROLLER" \
+			"suite=$BB_SUITE upload=$BB_UPLOAD poweroff=$BB_POWEROFF" \
+			"debug=$BB_DEBUG"; cat "$3"' sh "$PARAMS" "$1" "$tmp"
+}
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+
+# The table: kernel command line | expected first line (prefix) | a string
+# the error output must contain ("-" when there must be no error).
+while IFS='|' read -r cmdline want err; do
+	[ -n "$cmdline" ] || continue
+	got=$(parse "$cmdline")
+	first=$(echo "$got" | head -n 1)
+	rest=$(echo "$got" | tail -n +2)
+	case $first in
+	"$want"*) ok "'$cmdline' -> $want" ;;
+	*) not_ok "'$cmdline' -> $want"; diag "  got: $first" ;;
+	esac
+	if [ "$err" = - ]; then
+		check_eq "'$cmdline': no error" "$rest" ""
+	else
+		case $rest in
+		*"$err"*) ok "'$cmdline': error names $err" ;;
+		*) not_ok "'$cmdline': error names $err"; diag "  got: $rest" ;;
+		esac
+	fi
+done <<'EOT'
+console=ttyS0 quiet|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0|-
+benchboot.role=server benchboot.id=rack1-n07|rc=0 role=server id=rack1-n07 |-
+benchboot.role=controller benchboot.poweroff=1 benchboot.debug=1|rc=0 role=controller id= controller= suite= upload= poweroff=1 debug=1|-
+benchboot.role=client benchboot.role=server|rc=0 role=server |-
+benchboot.controller=10.0.0.5:7300 benchboot.suite=smoke|rc=0 role=client id= controller=10.0.0.5:7300 suite=smoke |-
+benchboot.controller=ctl.lab.example|rc=0 role=client id= controller=ctl.lab.example |-
+benchboot.controller=[fe80::1]:7300|rc=0 role=client id= controller=[fe80::1]:7300 |-
+benchboot.suite=https://lab/suite/default benchboot.upload=http://10.0.0.1/r/|rc=0 role=client id= controller= suite=https://lab/suite/default upload=http://10.0.0.1/r/ |-
+benchboot.upload=file:///results/out.json|rc=0 role=client id= controller= suite= upload=file:///results/out.json |-
+benchboot.suite="smoke"|rc=0 role=client id= controller= suite=smoke |-
+benchboot.role=x -- benchboot.role=server|rc=1 role=client |'benchboot.role=x': role must be client, server or controller
+benchboot.role=bogus|rc=1 role=client |'benchboot.role=bogus': role must be client, server or controller
+benchboot.rol=server|rc=1 |'benchboot.rol=server': unknown parameter (known: benchboot.role
+benchboot.debug|rc=1 |'benchboot.debug': needs a value
+benchboot.poweroff=yes|rc=1 |'benchboot.poweroff=yes': poweroff must be 0 or 1
+benchboot.debug=2|rc=1 |'benchboot.debug=2': debug must be 0 or 1
+benchboot.id=-node|rc=1 |'benchboot.id=-node': id must be
+benchboot.id=node_1|rc=1 |'benchboot.id=node_1': id must be
+benchboot.id=a234567890123456789012345678901234567890123456789012345678901234|rc=1 |id must be 1-63
+benchboot.id=|rc=1 |'benchboot.id=': id must be
+benchboot.controller=ctl:0|rc=1 |'benchboot.controller=ctl:0': controller must be
+benchboot.controller=ctl:65536|rc=1 |controller must be
+benchboot.controller=a:b:c|rc=1 |controller must be
+benchboot.controller=bad_host|rc=1 |controller must be
+benchboot.suite=ftp://x/y|rc=1 |'benchboot.suite=ftp://x/y': suite URL must be
+benchboot.suite=../etc|rc=1 |suite must be a NAME
+benchboot.upload=/results|rc=1 |'benchboot.upload=/results': upload must be an
+benchboot.suite="a b"|rc=1 |'benchboot.suite=a b': value must not contain spaces
+benchboot.upload=http://x/$(reboot)|rc=1 |value must not contain
+benchboot.role=bogus benchboot.frob=1 benchboot.id=ok|rc=1 role=client id=ok |'benchboot.frob=1': unknown parameter
+EOT
+
+# Every error is counted, each on its own line.
+n=$(parse "benchboot.role=bogus benchboot.frob=1 benchboot.debug=x" | tail -n +2 | wc -l)
+check_eq "three bad parameters give three error lines" "$n" 3
+tap_done

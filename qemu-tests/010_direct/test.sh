@@ -1,0 +1,23 @@
+#!/bin/sh
+# 010_direct: QEMU boots vmlinuz + initramfs directly; DHCP gives the
+# address, the role and id come from the kernel command line, the
+# placeholder prints the configuration, benchboot.poweroff=1 powers off.
+. "$(dirname "$0")/../lib.sh"
+qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"
+
+QT_CASE="direct boot"
+qt_start direct -kernel "$IMAGES/vmlinuz" \
+	-initrd "$IMAGES/initramfs.cpio.gz" \
+	-append "console=tty0 console=ttyS0,115200 benchboot.role=server benchboot.id=direct-1 benchboot.suite=smoke benchboot.poweroff=1" \
+	-nic "user,model=virtio-net-pci,mac=$(qt_mac 1)"
+if qt_ready server direct-1 30; then
+	check_eq "direct boot: DHCP address from QEMU's user network" \
+		"$(qt_ip)" 10.0.2.15
+	check "direct boot: the role got the parsed configuration" \
+		qt_wait "placeholder role.* role=server id=direct-1 .*suite=smoke .*poweroff=1" 10
+	check "direct boot: benchboot.poweroff=1 powers off when the role ends" \
+		qt_exited "$(qt_timeout 15)"
+	check "direct boot: the power-off was clean (init ran its shutdown)" \
+		grep -q 'reboot: Power down' "$QT_LOG"
+fi
+tap_done

@@ -1,0 +1,230 @@
+# lib.sh: what every boot test shares (sourced): TAP output, the choice of
+# accelerator, starting QEMU with its serial console in a log, waiting for
+# a line in that log, and killing every QEMU (and helper) by PID on exit.
+#
+# Environment (from `make test`): TOP, O, ARCH, IMAGES, BUSYBOX.
+# QT_ACCEL=kvm|tcg forces an accelerator; by default KVM is used only when
+# a short probe boot of the image under KVM reaches READY (a nested or
+# broken /dev/kvm hangs the guest, and the probe then costs QT_PROBE_S).
+
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+O=${O:-$TOP/out}
+ARCH=${ARCH:-x86_64}
+IMAGES=${IMAGES:-$O/$ARCH/images}
+BUSYBOX=${BUSYBOX:-$O/$ARCH/busybox/busybox}
+. "$TOP/payload/tests/lib/tap.sh"
+
+QT_NAME=$(basename "$(dirname "$0")")
+QT_DIR=$O/qemu-tests/$QT_NAME
+QT_PIDS=
+QT_PROBE_S=${QT_PROBE_S:-30}
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
+OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+rm -rf "$QT_DIR"
+mkdir -p "$QT_DIR"
+
+# qt_cleanup: kill what this test started (TERM, then KILL), by PID only.
+qt_cleanup() {
+	local p
+	for p in $QT_PIDS; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $QT_PIDS; do
+		n=0
+		while kill -0 "$p" 2>/dev/null && [ $n -lt 20 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		kill -9 "$p" 2>/dev/null
+	done
+	QT_PIDS=
+}
+trap qt_cleanup EXIT
+trap 'exit 130' INT TERM
+
+# qt_need FILE...: stop with a clear message (and a failure) when an
+# image or firmware file is missing.
+qt_need() {
+	local f
+	for f in "$@"; do
+		[ -e "$f" ] && continue
+		not_ok "$f exists (run 'make images' and 'make deps' first)"
+		tap_done
+		exit 1
+	done
+}
+
+# qt_accel: print kvm or tcg (decided once per output tree).
+qt_accel() {
+	local cache=$O/qemu-tests/accel log pid t
+	if [ -n "${QT_ACCEL:-}" ]; then
+		echo "$QT_ACCEL"
+		return
+	fi
+	if [ -s "$cache" ] && [ "$cache" -nt "$IMAGES/initramfs.cpio.gz" ]; then
+		cat "$cache"
+		return
+	fi
+	QT_ACCEL=tcg
+	if [ -w /dev/kvm ]; then
+		log=$O/qemu-tests/accel-probe.log
+		qemu-system-x86_64 -accel kvm -m 512 -smp 1 -display none \
+			-no-reboot -monitor none -serial "file:$log" -nic none \
+			-kernel "$IMAGES/vmlinuz" -initrd "$IMAGES/initramfs.cpio.gz" \
+			-append "console=ttyS0,115200 benchboot.poweroff=1" \
+			>/dev/null 2>&1 &
+		pid=$!
+		t=0
+		while [ $t -lt $((QT_PROBE_S * 10)) ] && kill -0 $pid 2>/dev/null; do
+			grep -q BENCHBOOT-READY "$log" 2>/dev/null && {
+				QT_ACCEL=kvm
+				break
+			}
+			sleep 0.1
+			t=$((t + 1))
+		done
+		kill $pid 2>/dev/null
+		sleep 0.2
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+	fi
+	echo "$QT_ACCEL" >"$cache"
+	echo "$QT_ACCEL"
+}
+QT_ACCEL=$(qt_accel)
+# Software emulation is several times slower, and CI shares its cores.
+if [ "$QT_ACCEL" = kvm ]; then QT_SLOW=1; else QT_SLOW=4; fi
+diag "accelerator: $QT_ACCEL"
+
+# qt_timeout SECONDS: SECONDS (as needed under KVM) scaled for the
+# accelerator in use.
+qt_timeout() { echo $(($1 * QT_SLOW)); }
+
+# qt_start NAME QEMU-ARGS...: start one VM in the background; its serial
+# console goes to $QT_DIR/NAME.log.  Sets QT_LOG, QT_PID and QT_T0 (start
+# time in ms).
+qt_start() {
+	local name=$1
+	shift
+	QT_LOG=$QT_DIR/$name.log
+	: >"$QT_LOG"
+	QT_T0=$(date +%s%3N)
+	qemu-system-x86_64 -accel "$QT_ACCEL" -m 512 -smp 1 -display none \
+		-no-reboot -monitor none -serial "file:$QT_LOG" "$@" \
+		>"$QT_DIR/$name.qemu.log" 2>&1 &
+	QT_PID=$!
+	QT_PIDS="$QT_PIDS $QT_PID"
+	echo "$*" >"$QT_DIR/$name.cmd"
+}
+
+# qt_uefi NAME: the pflash options for OVMF, with a private copy of the
+# variable store in $QT_DIR.
+qt_uefi() {
+	cp "$OVMF_VARS" "$QT_DIR/$1.vars.fd"
+	echo "-drive if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
+		"-drive if=pflash,format=raw,unit=1,file=$QT_DIR/$1.vars.fd"
+}
+
+# qt_wait REGEX SECONDS: wait until the current VM's console log has a line
+# matching REGEX (grep -E).  Fails when the time is up or QEMU exited
+# first.  Sets QT_MS: milliseconds from qt_start to the match.
+qt_wait() {
+	local end=$(($(date +%s) + $2))
+	while :; do
+		if grep -qE "$1" "$QT_LOG" 2>/dev/null; then
+			QT_MS=$(($(date +%s%3N) - QT_T0))
+			return 0
+		fi
+		if ! kill -0 "$QT_PID" 2>/dev/null; then
+			grep -qE "$1" "$QT_LOG" 2>/dev/null && {
+				QT_MS=$(($(date +%s%3N) - QT_T0))
+				return 0
+			}
+			diag "QEMU exited before '$1' appeared"
+			return 1
+		fi
+		[ "$(date +%s)" -ge $end ] && {
+			diag "no '$1' after $2 s"
+			return 1
+		}
+		sleep 0.2
+	done
+}
+
+# qt_exited SECONDS: wait until the current VM's QEMU exits by itself.
+qt_exited() {
+	local end=$(($(date +%s) + $1))
+	while kill -0 "$QT_PID" 2>/dev/null; do
+		[ "$(date +%s)" -ge $end ] && return 1
+		sleep 0.2
+	done
+	return 0
+}
+
+# qt_stop: stop the current VM now.
+qt_stop() {
+	kill "$QT_PID" 2>/dev/null
+	wait "$QT_PID" 2>/dev/null
+	return 0
+}
+
+# qt_ready ROLE ID [SECONDS]: wait for "BENCHBOOT-READY role=ROLE id=ID"
+# and report it as one TAP case with the time it took.
+qt_ready() {
+	local what="$QT_CASE: BENCHBOOT-READY role=$1 id=$2"
+	if qt_wait "^BENCHBOOT-READY role=$1 id=$2 ip=" \
+		"$(qt_timeout "${3:-30}")"; then
+		ok "$what ($(qt_secs $QT_MS) s, $QT_ACCEL)"
+		return 0
+	fi
+	not_ok "$what"
+	qt_tail
+	return 1
+}
+
+# qt_secs MS: milliseconds as seconds with one decimal.
+qt_secs() { echo "$(($1 / 1000)).$(($1 % 1000 / 100))"; }
+
+# qt_tail: the end of the current console log, as TAP diagnostics.
+qt_tail() { tail -n 15 "$QT_LOG" | sed 's/^/#   | /'; }
+
+# qt_ip: the address the READY line reported.
+qt_ip() {
+	grep -m1 '^BENCHBOOT-READY' "$QT_LOG" | sed 's/.* ip=//' | tr -d '\r '
+}
+
+# qt_mac N: a fixed MAC per test VM, so its derived id is known.
+qt_mac() { printf '52:54:00:bb:00:%02x' "$1"; }
+# qt_macid N: the id /init derives from qt_mac N.
+qt_macid() { printf 'bb-525400bb00%02x' "$1"; }
+
+# qt_free_port: a TCP port free on 127.0.0.1.
+qt_free_port() {
+	local p
+	while :; do
+		p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return; }
+	done
+}
+
+# qt_part_offset IMAGE TYPE: byte offset of the first MBR partition of
+# TYPE (hex, e.g. 0c) in IMAGE, for mtools' IMAGE@@OFFSET.
+qt_part_offset() {
+	local i t lba
+	for i in 0 1 2 3; do
+		t=$(od -An -tx1 -j $((446 + 16 * i + 4)) -N1 "$1" | tr -d ' ')
+		[ "$t" = "$2" ] || continue
+		lba=$(od -An -tu4 -j $((446 + 16 * i + 8)) -N4 "$1" | tr -d ' ')
+		echo $((lba * 512))
+		return 0
+	done
+	return 1
+}
+
+# qt_nic N [USER-NET-OPTIONS]: a virtio NIC with MAC N on QEMU's user
+# network, without an option ROM (the firmware's own driver is enough, and
+# the NIC is not tried as a boot device).
+qt_nic() {
+	echo "-netdev user,id=n$1${2:+,$2}" \
+		"-device virtio-net-pci,netdev=n$1,mac=$(qt_mac "$1"),romfile="
+}
