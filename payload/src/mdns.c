@@ -93,9 +93,9 @@ static int name_read(const uint8_t *pkt, size_t end, size_t off,
 			}
 			if (target >= lim) {
 				snprintf(why, whylen, "compression pointer at "
-					 "offset %zu points forward or into its "
-					 "own name (%zu >= %zu): possible loop",
-					 pos, target, lim);
+					 "offset %zu points forward or into "
+					 "its own name (%zu >= %zu): possible "
+					 "loop", pos, target, lim);
 				return -EBADMSG;
 			}
 			if (!jumped)

@@ -374,10 +374,13 @@ int mdns_browse(const char *type, const char *ifname, int timeout_ms,
 /* `benchboot mdns publish --name N --port P [--host H] [--type T]
  *                        [--if IFACE] [--txt k=v]...`: publishes until
  * SIGINT/SIGTERM, then sends goodbyes.  `benchboot mdns browse
- * [--timeout S] [--if IFACE] [TYPE]`: prints one line per resolved
- * instance, tab-separated: name, host, address, port, interface, then
- * each TXT string (tabs and non-printable bytes as \DDD).  Exit 0 ok (also
- * when nothing was found), 1 failure, 2 usage. */
+ * [--timeout S] [--if IFACE] [--watch] [TYPE]`: after the timeout
+ * (default 3 s) prints one line per resolved instance, tab-separated:
+ * name, host, address, port, interface, then each TXT string (tabs,
+ * backslashes and non-printable bytes as \DDD).  --watch instead prints
+ * each event as it happens, the same line after "+\t" (found), "~\t"
+ * (changed) or "-\t" (removed), until the timeout or a signal.  Exit 0
+ * ok (also when nothing was found), 1 failure, 2 usage. */
 int mdns_main(int argc, char **argv);
 
 #endif

@@ -1524,7 +1524,7 @@ static void mdns_usage(FILE *o)
 		   "                             [--if IFACE] "
 		   "[--txt KEY=VALUE]...\n"
 		   "       benchboot mdns browse [--timeout SECONDS] "
-		   "[--if IFACE] [TYPE]\n");
+		   "[--if IFACE] [--watch] [TYPE]\n");
 }
 
 /* Prints s (len bytes) with tabs, backslashes and non-printables as
@@ -1537,6 +1537,77 @@ static void print_esc(const uint8_t *s, size_t len)
 		else
 			putchar(s[i]);
 	}
+}
+
+/* One browse line: name, host, address, port, interface, TXT strings. */
+static void print_instance(const struct mdns_instance *in)
+{
+	size_t p = 0;
+
+	print_esc((const uint8_t *)in->name, strlen(in->name));
+	printf("\t%s\t%s\t%u\t%s", in->host, in->addr, in->port, in->ifname);
+	while (p < in->txt_len) {
+		size_t l = in->txt[p];
+
+		if (l) {
+			putchar('\t');
+			print_esc(in->txt + p + 1, l);
+		}
+		p += 1 + l;
+	}
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void watch_event(void *arg, enum mdns_event ev,
+			const struct mdns_instance *in)
+{
+	fputs(ev == MDNS_FOUND ? "+\t" : ev == MDNS_CHANGED ? "~\t" : "-\t",
+	      stdout);
+	print_instance(in);
+}
+
+/* --watch: every event as it happens until the timeout or a signal. */
+static int mdns_watch(const char *type, const char *ifname,
+		      uint64_t timeout_ms)
+{
+	struct mdns_browse_conf conf = { .type = type, .ifname = ifname,
+					 .cb = watch_event };
+	uint64_t end = now_ms() + timeout_ms;
+	struct mdns_browser *b;
+	struct sigaction sa;
+	char err[512];
+	int rc = 0;
+
+	b = mdns_browser_new(&conf, err, sizeof(err));
+	if (!b) {
+		util_err("mdns", EINVAL, "browse: %s", err);
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = mdns_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!mdns_stop && now_ms() < end) {
+		struct pollfd p = { mdns_browser_fd(b), POLLIN, 0 };
+		uint64_t left = end - now_ms();
+		int to = mdns_browser_timeout_ms(b);
+
+		if ((uint64_t)to > left)
+			to = (int)left;
+		if (poll(&p, 1, to) < 0 && errno != EINTR) {
+			rc = util_err("mdns", errno, "poll: %s",
+				      strerror(errno));
+			break;
+		}
+		rc = mdns_browser_handle(b);
+		if (rc != 0) {
+			util_err("mdns", -rc, "receive: %s", strerror(-rc));
+			break;
+		}
+	}
+	mdns_browser_free(b);
+	return rc ? 1 : 0;
 }
 
 static int mdns_publish_main(int argc, char **argv)
@@ -1649,17 +1720,19 @@ static int mdns_browse_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
 		{ "if", required_argument, NULL, 'i' },
+		{ "watch", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct mdns_instance found[MAX_INST];
+	bool watch = false;
 	const char *ifname = NULL, *type = NULL;
 	uint64_t timeout = 3000000000u;
 	char err[512];
 	size_t n, i;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "t:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:i:wh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			if (util_parse_duration(optarg, &timeout) != 0 ||
@@ -1670,6 +1743,7 @@ static int mdns_browse_main(int argc, char **argv)
 			}
 			break;
 		case 'i': ifname = optarg; break;
+		case 'w': watch = true; break;
 		case 'h':
 			mdns_usage(stdout);
 			return 0;
@@ -1684,30 +1758,16 @@ static int mdns_browse_main(int argc, char **argv)
 		mdns_usage(stderr);
 		return 2;
 	}
+	if (watch)
+		return mdns_watch(type, ifname, timeout / 1000000u);
 	rc = mdns_browse(type, ifname, (int)(timeout / 1000000u), found,
 			 MAX_INST, &n, err, sizeof(err));
 	if (rc != 0) {
 		util_err("mdns", -rc, "browse: %s", err);
 		return 1;
 	}
-	for (i = 0; i < n; i++) {
-		const struct mdns_instance *in = &found[i];
-		size_t p = 0;
-
-		print_esc((const uint8_t *)in->name, strlen(in->name));
-		printf("\t%s\t%s\t%u\t%s", in->host, in->addr, in->port,
-		       in->ifname);
-		while (p < in->txt_len) {
-			size_t l = in->txt[p];
-
-			if (l) {
-				putchar('\t');
-				print_esc(in->txt + p + 1, l);
-			}
-			p += 1 + l;
-		}
-		putchar('\n');
-	}
+	for (i = 0; i < n; i++)
+		print_instance(&found[i]);
 	return 0;
 }
 

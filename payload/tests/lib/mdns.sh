@@ -15,7 +15,8 @@ mdns_need() {
 	_md_miss=
 	[ "$(id -u)" = 0 ] || _md_miss="root"
 	for _md_t in ip unshare "$@"; do
-		command -v "$_md_t" >/dev/null 2>&1 || _md_miss="$_md_miss $_md_t"
+		command -v "$_md_t" >/dev/null 2>&1 ||
+			_md_miss="$_md_miss $_md_t"
 	done
 	if [ -n "$_md_miss" ]; then
 		skip "mDNS netns test needs:$_md_miss"
