@@ -823,11 +823,16 @@ static void resp_query(struct mdns_responder *r, const struct mdns_msg *m,
 			const struct mdns_name *nm = &q->name;
 
 			if (resp_tiebreak_lost(r, m, nm, f)) {
-				net_log(&r->net, "simultaneous probe for "
-					"'%s' lost the tie-break: waiting 1 s",
-					mdns_name_eq(nm, &r->n_inst) ?
-					r->inst : r->host);
-				r->net.st.conflicts++;
+				/* Each of the winner's probes restarts our
+				 * wait; report the first only. */
+				if (r->step > 0 || r->next <= t) {
+					net_log(&r->net, "simultaneous probe "
+						"for '%s' lost the tie-break: "
+						"waiting 1 s",
+						mdns_name_eq(nm, &r->n_inst) ?
+						r->inst : r->host);
+					r->net.st.conflicts++;
+				}
 				resp_restart_probe(r, 1000);
 				return;
 			}
