@@ -896,6 +896,7 @@ static void agent_usage(FILE *out)
 "         [--controller HOST[:PORT]] [--listen [ADDR][:PORT]]\n"
 "         [--suite NAME|PATH|URL] [--suite-dir DIR] [--set KEY=VALUE]...\n"
 "         [--upload URL] [--token T] [--spool DIR] [--upload-deadline S]\n"
+"         [--upload-timeout S]\n"
 "         [--peers N] [--wait S] [--once] [--no-series]\n"
 "See docs/agent.md.\n");
 }
@@ -914,6 +915,7 @@ int agent_main(int argc, char **argv)
 		{ "token", required_argument, NULL, 'T' },
 		{ "spool", required_argument, NULL, 'p' },
 		{ "upload-deadline", required_argument, NULL, 'U' },
+		{ "upload-timeout", required_argument, NULL, 'O' },
 		{ "peers", required_argument, NULL, 'n' },
 		{ "wait", required_argument, NULL, 'w' },
 		{ "once", no_argument, NULL, '1' },
@@ -922,7 +924,7 @@ int agent_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct agent_opts o = {
-		.peers = -1, .wait_ns = -1,
+		.peers = -1, .wait_ns = -1, .upload_timeout_s = 30,
 	};
 	struct sigaction sa = { .sa_handler = agent_on_signal };
 	uint64_t v;
@@ -982,6 +984,16 @@ int agent_main(int argc, char **argv)
 				return 2;
 			}
 			o.upload_deadline_ns = (int64_t)v;
+			break;
+		case 'O':
+			if (util_parse_duration(optarg, &v) != 0 ||
+			    v < 1000000000ull) {
+				util_err("agent", EINVAL, "--upload-timeout "
+					 "'%s': expected a duration >= 1s",
+					 optarg);
+				return 2;
+			}
+			o.upload_timeout_s = (long)(v / 1000000000ull);
 			break;
 		case 'n':
 			if (util_parse_u64(optarg, 0, 4096, &v) != 0) {

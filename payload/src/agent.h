@@ -27,6 +27,7 @@ struct agent_opts {
 	int peers;			/* clients to wait for; -1: suite's */
 	int64_t wait_ns;		/* peer wait; -1: suite's */
 	int64_t upload_deadline_ns;	/* 0: retry uploads forever */
+	long upload_timeout_s;		/* one upload attempt: 30 s */
 	int once;			/* client/server: exit after done */
 	int no_series;			/* server: no probe/sampler */
 	int local_server;		/* controller is also the server */

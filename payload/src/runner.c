@@ -237,8 +237,11 @@ static void runner_handle(struct runner *r, struct rpeer *p, const char *line,
 		return;
 	}
 	if (m.type != CTL_HELLO && p->state != RP_READY) {
-		agent_log("closing connection from %s: %s before hello",
-			  p->addr, ctl_type_name(m.type));
+		snprintf(err, sizeof(err), "%s before hello",
+			 ctl_type_name(m.type));
+		r->malformed++;
+		agent_log("closing connection from %s: %s", p->addr, err);
+		runner_event(r, "malformed_message", p->addr, err);
 		runner_peer_drop(r, p, "message before hello");
 		goto out;
 	}
@@ -266,8 +269,11 @@ static void runner_handle(struct runner *r, struct rpeer *p, const char *line,
 		runner_series_add(r, m.source, cJSON_Duplicate(m.rec, 1), p);
 		break;
 	default:
-		agent_log("closing connection from %s: unexpected %s",
-			  p->id, ctl_type_name(m.type));
+		snprintf(err, sizeof(err), "unexpected %s from an agent",
+			 ctl_type_name(m.type));
+		r->malformed++;
+		agent_log("closing connection from %s: %s", p->id, err);
+		runner_event(r, "malformed_message", p->id, err);
 		runner_peer_drop(r, p, "unexpected message type");
 		break;
 	}
@@ -1230,7 +1236,8 @@ static int runner_upload_loop(struct runner *r)
 	if (!r->o->upload)
 		return 0;
 	for (;;) {
-		left = spool_flush(r->o->spool, r->o->upload, r->o->token, 30,
+		left = spool_flush(r->o->spool, r->o->upload, r->o->token,
+				   r->o->upload_timeout_s,
 				   err, sizeof(err));
 		if (left == 0) {
 			agent_log("spool %s: every result uploaded to %s",
@@ -1320,8 +1327,8 @@ int runner_main(struct agent_opts *o, volatile sig_atomic_t *stop)
 		  host[0] ? host : "*", port);
 	/* Results a previous run could not deliver go first. */
 	if (o->upload && spool_pending(o->spool) > 0) {
-		int left = spool_flush(o->spool, o->upload, o->token, 30, err,
-				       sizeof(err));
+		int left = spool_flush(o->spool, o->upload, o->token,
+				       o->upload_timeout_s, err, sizeof(err));
 
 		agent_log("spool %s: %d earlier result(s) pending, %d left "
 			  "after one try%s%s", o->spool,

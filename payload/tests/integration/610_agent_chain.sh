@@ -10,6 +10,7 @@
 . "$(dirname "$0")/../lib/netns.sh"
 BB=$BENCHBOOT
 SUITES=$(cd "$(dirname "$0")/suites" && pwd)
+jqt() { jq -e "$@" >/dev/null; }
 
 cleanup() { netns_cleanup; servers_stop; }
 trap cleanup EXIT
@@ -106,7 +107,7 @@ total=$(jq "[$st | .merged.http.latency.count]|add" "$res")
 check_eq "step histogram merges both repeats" "$total" \
 	"$(jq "[$st | .repeats[].merged.http.latency.count] | add" "$res")"
 check "requests/s statistics over repeats (median, ci95)" \
-	jq -e "$st | .stats.http.requests_per_s | .n == 2 and .median > 0 and
+	jqt "$st | .stats.http.requests_per_s | .n == 2 and .median > 0 and
 	(.ci95 | length) == 2" "$res"
 # The server's own count covers at least what the clients measured
 # (warm-up requests come on top).
@@ -118,29 +119,29 @@ check "nginx served >= the requests clients measured ($ng >= $measured)" \
 	test "$ng" -ge "$measured"
 check_eq "no HTTP errors in http-static" \
 	"$(jq "[$st | .repeats[].merged.http.errors[]] | add" "$res")" 0
-check "tree and cgi steps complete" jq -e '[.steps[] |
+check "tree and cgi steps complete" jqt '[.steps[] |
 	select(.name == "http-tree/c2" or .name == "http-cgi/c2") |
 	.complete_repeats] == [1, 1]' "$res"
-check "cgi step got answers (requests > 0)" jq -e '.steps[] |
+check "cgi step got answers (requests > 0)" jqt '.steps[] |
 	select(.name == "http-cgi/c2") | .repeats[0].merged.http.counters.requests > 0' "$res"
 if $BB help | grep -q '^  sql '; then
 	skip "sql-mix needs MariaDB in the server namespace (not wired yet)"
 else
-	check "sql-mix skipped: no client has the workload" jq -e '.steps[] |
+	check "sql-mix skipped: no client has the workload" jqt '.steps[] |
 		select(.name == "sql-mix/c2") | .skipped |
 		test("no client has the .sql. workload")' "$res"
 fi
 if $BB help | grep -q '^  smtp-sink '; then
-	check "smtp-in step complete against smtp-sink" jq -e '.steps[] |
+	check "smtp-in step complete against smtp-sink" jqt '.steps[] |
 		select(.name == "smtp-in/c2") | .complete_repeats == 1' "$res"
 fi
 # Series from the server's sampler and probe, inside the step window.
 if $BB help | grep -q '^  sample '; then
-	check "sampler series attached to http-static" jq -e "$st |
+	check "sampler series attached to http-static" jqt "$st |
 		.repeats[0].series.sample | length >= 1" "$res"
 fi
 if $BB help | grep -q '^  probe '; then
-	check "probe series attached to http-static" jq -e "$st |
+	check "probe series attached to http-static" jqt "$st |
 		.repeats[0].series.probe | length >= 1" "$res"
 fi
 # Start skew between the two clients, measured where they woke up.

@@ -1,0 +1,74 @@
+#!/bin/sh
+# 630_collect.sh: `benchboot collect` on loopback: stores a valid upload
+# atomically (PUT and POST), is idempotent by result id, and rejects
+# unauthenticated, oversized, malformed, mismatched and truncated uploads
+# with a clear status, storing nothing for them.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/servers.sh"
+BB=$BENCHBOOT
+trap servers_stop EXIT
+
+D=$RUN_DIR/store
+mkdir -p "$D"
+PORT=$(free_port)
+$BB collect --dir "$D" --listen 127.0.0.1:$PORT --token tok \
+	--max-size 100k 2>"$RUN_DIR/collect.log" &
+SERVER_PIDS="$SERVER_PIDS $!"
+U=http://127.0.0.1:$PORT
+check "collector up" wait_for 10 curl -s -o /dev/null $U/
+
+doc() { printf '{"schema":"benchboot.result/1","id":"%s","x":%s}' "$1" "$2"; }
+# put PATH BODY [AUTH]: prints the HTTP status.
+put() {
+	curl -s -o "$RUN_DIR/body" -w '%{http_code}' -X PUT \
+		-H "Authorization: Bearer ${3:-tok}" \
+		-H 'Content-Type: application/json' --data-binary "$2" "$U$1"
+}
+doc r1 1 >"$RUN_DIR/r1.json"
+check_eq "PUT stores: 201" "$(put /results/r1.json @"$RUN_DIR/r1.json")" 201
+check "stored byte for byte" cmp "$RUN_DIR/r1.json" "$D/r1.json"
+check_eq "same PUT again: 200, not stored twice" \
+	"$(put /results/r1.json @"$RUN_DIR/r1.json")" 200
+check "answer says already stored" grep -q "already stored" "$RUN_DIR/body"
+check_eq "same id, other content: 409" \
+	"$(put /results/r1.json "$(doc r1 2)")" 409
+check "the first copy is untouched" cmp "$RUN_DIR/r1.json" "$D/r1.json"
+check_eq "POST stores (id from the body): 201" "$(curl -s -o /dev/null \
+	-w '%{http_code}' -H 'Authorization: Bearer tok' \
+	--data-binary "$(doc r2 1)" $U/results)" 201
+check_eq "no token: 401" "$(curl -s -o /dev/null -w '%{http_code}' -X PUT \
+	--data-binary "$(doc r3 1)" $U/results/r3.json)" 401
+check_eq "wrong token: 401" "$(put /results/r3.json "$(doc r3 1)" bad)" 401
+check_eq "GET without token: 401" \
+	"$(curl -s -o /dev/null -w '%{http_code}' $U/)" 401
+head -c 200000 /dev/zero | tr '\0' ' ' >"$RUN_DIR/big"
+check_eq "over --max-size: 413" "$(put /results/r4.json @"$RUN_DIR/big")" 413
+check_eq "not JSON: 400" "$(put /results/r5.json '{nope')" 400
+check_eq "wrong schema: 400" "$(put /results/r6.json \
+	'{"schema":"x/1","id":"r6"}')" 400
+check_eq "path id differs from the document's: 400" \
+	"$(put /results/r7.json "$(doc r8 1)")" 400
+check_eq "id with a path in it: 400" \
+	"$(put /results/x.json "$(doc ../evil 1)")" 400
+check_eq "chunked upload: 411" "$(curl -s -o /dev/null -w '%{http_code}' \
+	-X PUT -H 'Authorization: Bearer tok' -H 'Transfer-Encoding: chunked' \
+	--data-binary "$(doc r9 1)" $U/results/r9.json)" 411
+check_eq "DELETE: 405" "$(curl -s -o /dev/null -w '%{http_code}' -X DELETE \
+	-H 'Authorization: Bearer tok' $U/results/r1.json)" 405
+# A client that dies half way through its body.
+python3 - "$PORT" <<'PY'
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"PUT /results/r10.json HTTP/1.1\r\nAuthorization: Bearer tok\r\n"
+          b"Content-Length: 5000\r\n\r\n" + b'{"schema":"benchboot.result/1"')
+s.close()
+PY
+check "truncated upload logged" wait_for 5 grep -q "cut short" \
+	"$RUN_DIR/collect.log"
+check_eq "only r1 and r2 stored, no temporary files" \
+	"$(ls -A "$D" | sort | tr '\n' ' ')" "r1.json r2.json "
+check_eq "GET / lists both" "$(curl -s -H 'Authorization: Bearer tok' $U/ |
+	jq -r '[.results[].id] | sort | join(",")')" "r1,r2"
+check "GET returns a stored result" sh -c "curl -sf -H 'Authorization: \
+Bearer tok' $U/results/r1.json | cmp - $RUN_DIR/r1.json"
+tap_done
