@@ -1,0 +1,162 @@
+#!/bin/sh
+# 520_smtp_sink_faults.sh: `benchboot smtp` and `benchboot smtp-sink`
+# together and with Postfix's own tools: counts agree with and without
+# PIPELINING, Postfix's smtp-source is counted by our sink, the open loop
+# holds its rate, and faults (4xx/5xx from the sink, nothing listening, a
+# server that never greets, garbage replies, the sink killed mid-run) are
+# counted by class with the run ending on time.
+set -u
+. "$TOP/payload/tests/lib/tap.sh"
+. "$TOP/payload/tests/lib/servers.sh"
+PIDS=
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	servers_stop
+}
+trap cleanup EXIT INT TERM
+
+BB="$TARGET_RUN $BENCHBOOT"
+j() { jq -r "$2" "$1"; }
+listening() { ss -Htln "sport = :$1" | grep -q .; }
+
+# sink_start NAME ARGS...: our sink on a fresh port (SPORT), record in
+# $RUN_DIR/NAME.json once stopped with sink_stop.
+sink_start() {
+	_n=$1
+	shift
+	SPORT=$(free_port)
+	$BB smtp-sink --json "$@" 127.0.0.1:$SPORT >"$RUN_DIR/$_n.json" \
+		2>"$RUN_DIR/$_n.err" &
+	SPID=$!
+	PIDS="$PIDS $SPID"
+	wait_for 10 listening "$SPORT"
+}
+sink_stop() {
+	kill "$SPID"
+	wait "$SPID"
+}
+FT="--from a@bench.test --to b@sink.test"
+
+# --- counts agree, pipelined and not -------------------------------------------
+for p in pipelining no-pipelining; do
+	if [ $p = pipelining ]; then sink_start $p; else sink_start $p --no-pipelining; fi
+	f=$RUN_DIR/c-$p.json
+	$BB smtp --json -t 2 -c 8 -n 2000 --from a@bench.test \
+		--to b@sink.test,c@sink.test "127.0.0.1:$SPORT" >"$f"
+	check_eq "$p: client counts 2000 mails, 4000 recipients" \
+		"$(j "$f" '"\(.counters.mails) \(.counters.recipients)"')" "2000 4000"
+	sink_stop
+	check_eq "$p: sink counts the same" \
+		"$(j "$RUN_DIR/$p.json" '"\(.counters.mails) \(.counters.recipients) \(.counters.bytes)"')" \
+		"2000 4000 $(j "$f" '.counters.bytes - 3 * 2000')"
+	check_eq "$p: sink saw no protocol errors" \
+		"$(j "$RUN_DIR/$p.json" .errors.protocol)" 0
+done
+
+# --- a message file, dot stuffing ----------------------------------------------
+printf 'Subject: dots\n\n.leading dot\n..two\nend\n' >"$RUN_DIR/msg.txt"
+store=$RUN_DIR/store
+mkdir -p "$store"
+sink_start file --store "$store"
+$BB smtp -n 1 --message "$RUN_DIR/msg.txt" $FT "127.0.0.1:$SPORT" >/dev/null
+sink_stop
+printf 'Subject: dots\r\n\r\n.leading dot\r\n..two\r\nend\r\n' >"$RUN_DIR/want"
+check "message file arrives byte for byte (dots unstuffed)" \
+	cmp -s "$RUN_DIR/want" "$store/$(ls "$store" | head -1)"
+
+# --- Postfix's smtp-source into our sink ----------------------------------------
+if command -v smtp-source >/dev/null 2>&1; then
+	sink_start source
+	smtp-source -s 4 -m 300 -l 4096 -f a@bench.test -t b@sink.test \
+		"127.0.0.1:$SPORT" >"$RUN_DIR/source.log" 2>&1
+	check_eq "smtp-source: exits 0" "$?" 0
+	sink_stop
+	check_eq "smtp-source: the sink counted its 300 mails" \
+		"$(j "$RUN_DIR/source.json" .counters.mails)" 300
+else
+	skip "smtp-source: postfix is not installed"
+fi
+
+# --- open loop --------------------------------------------------------------------
+sink_start rate
+f=$RUN_DIR/c-rate.json
+$BB smtp --json -c 4 -d 2s --rate 200 $FT "127.0.0.1:$SPORT" >"$f"
+sink_stop
+n=$(j "$f" .counters.mails)
+check "open loop: 200/s for 2 s sends 380..420 ($n)" \
+	[ "$n" -ge 380 -a "$n" -le 420 ]
+check_eq "open loop: mode recorded" "$(j "$f" .params.mode)" open
+
+# --- 4xx and 5xx at end of data ---------------------------------------------------
+sink_start fail --tempfail-every 4 --reject-every 5
+f=$RUN_DIR/c-fail.json
+$BB smtp --json -c 1 -n 100 $FT "127.0.0.1:$SPORT" >"$f"
+sink_stop
+# Every 4th message 451, every 5th (not 4th) 554: 25 and 15 of 100.
+check_eq "sink faults: 60 delivered, 25 reply_4xx, 15 reply_5xx" \
+	"$(j "$f" '"\(.counters.mails) \(.errors.reply_4xx) \(.errors.reply_5xx)"')" \
+	"60 25 15"
+check_eq "sink faults: the sink agrees" \
+	"$(j "$RUN_DIR/fail.json" '"\(.counters.mails) \(.counters.tempfailed) \(.counters.rejected)"')" \
+	"60 25 15"
+
+# --- nothing listening -----------------------------------------------------------
+port=$(free_port)
+f=$RUN_DIR/refused.json
+t0=$(date +%s)
+$BB smtp --json -c 2 -d 1s $FT "127.0.0.1:$port" >"$f"
+check_eq "refused: exits 0 with a result" "$?" 0
+check "refused: connect errors counted ($(j "$f" .errors.connect))" \
+	[ "$(j "$f" .errors.connect)" -gt 0 ]
+check "refused: ends on time" [ $(($(date +%s) - t0)) -le 3 ]
+
+# --- misbehaving servers (python3) ---------------------------------------------------
+cat >"$RUN_DIR/bad.py" <<'PY'
+# bad.py MODE PORT: silent (accepts, never greets) or garbage (an HTTP
+# answer instead of a greeting).
+import socket, sys, threading, time
+mode, port = sys.argv[1], int(sys.argv[2])
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", port))
+ls.listen(64)
+held = []
+while True:
+    c, _ = ls.accept()
+    if mode == "garbage":
+        c.sendall(b"HTTP/1.1 200 OK\r\n\r\n")
+    held.append(c)
+PY
+for mode in silent garbage; do
+	port=$(free_port)
+	python3 "$RUN_DIR/bad.py" $mode "$port" &
+	PIDS="$PIDS $!"
+	wait_for 10 listening "$port"
+	f=$RUN_DIR/$mode.json
+	t0=$(date +%s)
+	$BB smtp --json -c 2 -d 2s --timeout 1s $FT "127.0.0.1:$port" >"$f"
+	check_eq "$mode: exits 0 with a result" "$?" 0
+	cls=timeout
+	[ $mode = garbage ] && cls=protocol
+	check "$mode: counted as $cls ($(j "$f" .errors.$cls))" \
+		[ "$(j "$f" .errors.$cls)" -gt 0 ]
+	check_eq "$mode: no mail counted" "$(j "$f" .counters.mails)" 0
+	check "$mode: ends on time" [ $(($(date +%s) - t0)) -le 5 ]
+done
+
+# --- the sink killed mid-run -------------------------------------------------------
+sink_start killed
+f=$RUN_DIR/killed-client.json
+t0=$(date +%s)
+$BB smtp --json -c 4 -d 3s --timeout 1s $FT "127.0.0.1:$SPORT" >"$f" &
+bbpid=$!
+sleep 1
+kill -9 "$SPID"
+wait "$bbpid"
+check_eq "sink killed: exits 0 with a result" "$?" 0
+check "sink killed: mails before the kill counted" \
+	[ "$(j "$f" .counters.mails)" -gt 0 ]
+check "sink killed: io/connect errors counted" \
+	[ "$(j "$f" '.errors.io + .errors.connect')" -gt 0 ]
+check "sink killed: ends on time" [ $(($(date +%s) - t0)) -le 6 ]
+tap_done
