@@ -77,7 +77,7 @@ all: $(BENCHBOOT)
 TEST_PACKAGES += mariadb-server mariadb-client nginx-light curl clang \
 	iproute2 procps
 # mDNS interoperability tests (payload/tests/integration/3*_mdns_*).
-TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils
+TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils socat
 # benchboot http tests: JSON checks, stalling/garbage test servers.
 TEST_PACKAGES += jq python3
 # benchboot sql/smtp tests and benchmarks: the peers they compare with.

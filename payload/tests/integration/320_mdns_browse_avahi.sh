@@ -9,7 +9,7 @@ set -u
 . "$TOP/payload/tests/lib/mdns.sh"
 trap mdns_stop EXIT
 trap 'exit 1' INT TERM
-mdns_need avahi-daemon avahi-publish dbus-daemon
+mdns_need avahi-daemon avahi-publish dbus-daemon socat ss
 
 mdns_net 3 || { not_ok "network namespaces"; tap_done; exit 1; }
 check "avahi-daemon starts" mdns_avahi "$MDNS_NS2" avahi2
@@ -61,6 +61,26 @@ sed 's/^/# watch: /' "$wlog"
 out=$(bb_browse "$MDNS_NS1" --timeout 2)
 check "a fresh browse no longer finds avahi's instance" sh -c \
 	'! printf "%s\n" "$1" | grep -q "^Avahi Svc"' sh "$out"
+
+# Port 5353 held exclusively by another program: the browser falls back
+# to an ephemeral port and one-shot queries, answered by legacy unicast.
+mdns_bg "$MDNS_NS1" "$RUN_DIR/socat.log" socat -u \
+	UDP-RECV:5353,reuseaddr=0 /dev/null
+sock=$MDNS_LAST_PID
+wait_for 5 sh -c "ip netns exec $MDNS_NS1 ss -Hluanp | grep -q socat"
+bb_browse "$MDNS_NS1" --timeout 2 >"$RUN_DIR/fallback.out" &
+bpid=$!
+sleep 0.5
+ports=$(ip netns exec "$MDNS_NS1" ss -Hluanp | grep benchboot |
+	awk '{print $4}')
+wait "$bpid"
+diag "browser bound to: $ports"
+check "browser fell back to an ephemeral port" sh -c \
+	'[ -n "$1" ] && ! printf "%s\n" "$1" | grep -q ":5353$"' sh "$ports"
+check_eq "and still resolved ours by legacy unicast" \
+	"$(cut -f1-4 "$RUN_DIR/fallback.out")" \
+	"$(printf 'ours-3\tbb-3.local\t%s\t7073' "$MDNS_IP3")"
+mdns_kill "$sock"
 
 # Browsing a type nobody publishes finds nothing and still exits 0.
 out=$(bb_browse "$MDNS_NS1" --timeout 1 _nothing._tcp)
