@@ -242,7 +242,7 @@ static void test_data(void)
 
 		for (step = 1; step <= 16 && ok; step++) {
 			char content[256];
-			size_t clen, end;
+			size_t clen = 0, end = 0;
 
 			if (data_scan_split(cases[i].in, strlen(cases[i].in),
 					    step, content, &clen, &end) != 0 ||
