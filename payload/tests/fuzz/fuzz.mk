@@ -11,3 +11,5 @@ $(PAYLOAD_BUILD)/fuzz/fuzz_ctl_msg: FUZZ_CFLAGS += -lcjson
 FUZZ_TARGETS += collect_http
 fuzz_collect_http_SRCS := collect.c ctl.c util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_collect_http: FUZZ_CFLAGS += -lcjson -lm
+FUZZ_TARGETS += proc_parse
+fuzz_proc_parse_SRCS := sample_linux.c
