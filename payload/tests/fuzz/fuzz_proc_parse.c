@@ -33,6 +33,25 @@ static void fuzz_write(const char *rel, const uint8_t *p, size_t n)
 	fclose(f);
 }
 
+/* Removes the scratch root when the fuzzer exits. */
+static void fuzz_cleanup(void)
+{
+	static const char *const dirs[] = {
+		"proc/7", "proc/42", "proc/net", "proc", "",
+	};
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, files[i]);
+		unlink(path);
+	}
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, dirs[i]);
+		rmdir(path);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
@@ -45,9 +64,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	int rc, j, k;
 
 	if (!root[0]) {
-		strcpy(root, "/tmp/fuzz_proc_parse.XXXXXX");
+		/* tmpfs when there is one: files are rewritten every run */
+		strcpy(root, access("/dev/shm", W_OK) == 0 ?
+		       "/dev/shm/fuzz_proc_parse.XXXXXX" :
+		       "/tmp/fuzz_proc_parse.XXXXXX");
 		if (!mkdtemp(root))
 			abort();
+		atexit(fuzz_cleanup);
 	}
 	snprintf(path, sizeof(path), "%s/proc", root);
 	mkdir(path, 0755);
