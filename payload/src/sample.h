@@ -25,7 +25,7 @@ enum sample_field {
 	SAMPLE_F_MEM_FREE_KB,
 	SAMPLE_F_MEM_BUFFERS_KB,
 	SAMPLE_F_MEM_CACHED_KB,
-	SAMPLE_F_BLOCKS_IN,		/* 1 KiB blocks/s read from devices */
+	SAMPLE_F_BLOCKS_IN,		/* 1 KiB blocks/s read from disk */
 	SAMPLE_F_BLOCKS_OUT,
 	SAMPLE_F_SWAP_IN,		/* pages/s */
 	SAMPLE_F_SWAP_OUT,

@@ -512,9 +512,9 @@ int sample_os_open(struct sample_os **out, const char *root,
 	for (i = 0; i < nprocs; i++) {
 		if (!procs[i][0] || strlen(procs[i]) >= SAMPLE_PROCNAME_LEN) {
 			sample_os_close(os);
-			return os_fail(err, errlen, -EINVAL, "process name '%s':"
-				       " want 1..%d characters (the kernel's "
-				       "comm)", procs[i],
+			return os_fail(err, errlen, -EINVAL, "process name "
+				       "'%s': want 1..%d characters (the "
+				       "kernel's comm)", procs[i],
 				       SAMPLE_PROCNAME_LEN - 1);
 		}
 		strcpy(os->procs[i], procs[i]);

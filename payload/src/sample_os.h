@@ -49,7 +49,7 @@ struct sample_raw {
 	/* counters */
 	struct sample_cpu cpu;
 	uint64_t ctxt, intr, softirq;
-	uint64_t pgpgin_kb, pgpgout_kb;		/* block I/O, 1 KiB units */
+	uint64_t pgpgin_kb, pgpgout_kb;		/* block I/O, KiB */
 	uint64_t pswpin, pswpout;		/* pages */
 	/* gauges */
 	uint64_t running, blocked;

@@ -102,10 +102,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		if (!memchr(r.ifaces[j].name, 0, SAMPLE_IFNAME_LEN))
 			abort();
 	for (j = 0; rc == 0 && j < r.nprocs; j++) {
+		const struct sample_pid *p = r.procs[j].pids;
+
 		if (r.procs[j].npids < 0 || r.procs[j].npids > 2)
 			abort();
 		for (k = 1; k < r.procs[j].npids; k++)
-			if (r.procs[j].pids[k - 1].pid >= r.procs[j].pids[k].pid)
+			if (p[k - 1].pid >= p[k].pid)
 				abort();	/* sorted, no duplicates */
 	}
 	sample_os_close(os);

@@ -40,9 +40,10 @@ wait $vpid
 
 # vmstat columns: r b swpd free buff cache si so bi bo in cs ...
 awk 'NR > 3 { print $11, $12 }' "$tmp/vmstat" >"$tmp/v"
-grep '"schema":"benchboot.sample/1"' "$tmp/sample" |
-	sed 's/.*"context_switches_ps":\([^,]*\),"interrupts_ps":\([^,]*\),.*/\2 \1/' \
-	>"$tmp/s"
+grep '"schema":"benchboot.sample/1"' "$tmp/sample" | tr ',' '\n' |
+	awk -F: '$1 == "\"interrupts_ps\"" { i = $2 }
+		 $1 == "\"context_switches_ps\"" { c = $2 }
+		 $1 == "\"softirqs_ps\"" { print i, c }' >"$tmp/s"
 check_eq "vmstat gave $N seconds" "$(wc -l <"$tmp/v")" $N
 check_eq "sample gave $N seconds" "$(wc -l <"$tmp/s")" $N
 paste -d ' ' "$tmp/s" "$tmp/v" | while read -r si sc vi vc; do
