@@ -20,11 +20,13 @@
 
 #include "agent.h"
 #include "ctl.h"
+#include "mdns.h"
 #include "runner.h"
 #include "util.h"
 #include "version.h"
 
 char agent_log_id[64] = "agent";
+static volatile sig_atomic_t agent_stop;
 
 void agent_log(const char *fmt, ...)
 {
@@ -217,6 +219,148 @@ int agent_has_workload(const cJSON *workloads, const char *name)
 	return 0;
 }
 
+/* --- discovery (mDNS / DNS-SD) ----------------------------------------- */
+
+static struct mdns_responder *agent_mdns;
+static uint64_t agent_mdns_due;
+static char agent_txt_buf[8][96];
+static const char *agent_txt[9];
+
+static void agent_mdns_log(void *arg, const char *msg)
+{
+	agent_log("mdns: %s", msg);
+}
+
+static void agent_mdns_txt(const char *id, const char *role,
+			   const char *suite)
+{
+	struct utsname u;
+	long memkb = 0;
+	char line[128];
+	FILE *f;
+	int i;
+
+	uname(&u);
+	f = fopen("/proc/meminfo", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %ld kB", &memkb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	snprintf(agent_txt_buf[0], 96, "role=%s", role);
+	snprintf(agent_txt_buf[1], 96, "id=%s", id);
+	snprintf(agent_txt_buf[2], 96, "arch=%s", u.machine);
+	snprintf(agent_txt_buf[3], 96, "ver=%s", version_string());
+	snprintf(agent_txt_buf[4], 96, "suite=%s", suite ? suite : "");
+	snprintf(agent_txt_buf[5], 96, "cpus=%ld",
+		 sysconf(_SC_NPROCESSORS_ONLN));
+	snprintf(agent_txt_buf[6], 96, "mem=%ld", memkb / 1024);
+	for (i = 0; i < 7; i++)
+		agent_txt[i] = agent_txt_buf[i];
+	agent_txt[7] = NULL;
+}
+
+int agent_mdns_publish(const char *id, const char *role, const char *suite,
+		       int port)
+{
+	struct mdns_service svc = { 0 };
+	char err[256];
+
+	agent_mdns_txt(id, role, suite);
+	svc.instance = id;
+	svc.host = id;
+	svc.port = (uint16_t)port;
+	svc.txt = agent_txt;
+	svc.log = agent_mdns_log;
+	agent_mdns = mdns_responder_new(&svc, err, sizeof(err));
+	if (!agent_mdns) {
+		agent_log("not published over mDNS: %s", err);
+		return -EIO;
+	}
+	agent_mdns_due = 0;
+	return 0;
+}
+
+int agent_mdns_set_role(const char *role)
+{
+	if (!agent_mdns)
+		return -ENOENT;
+	snprintf(agent_txt_buf[0], 96, "role=%s", role);
+	return mdns_responder_set_txt(agent_mdns, agent_txt);
+}
+
+void agent_mdns_poll(void)
+{
+	uint64_t now;
+
+	if (!agent_mdns)
+		return;
+	now = util_mono_ns();
+	/* Due, or something arrived: handle() reads non-blocking. */
+	{
+		struct pollfd p = { .fd = mdns_responder_fd(agent_mdns),
+				    .events = POLLIN };
+
+		if (now < agent_mdns_due && poll(&p, 1, 0) <= 0)
+			return;
+	}
+	if (mdns_responder_handle(agent_mdns) != 0)
+		agent_log("mdns responder socket failed");
+	agent_mdns_due = now + (uint64_t)mdns_responder_timeout_ms(agent_mdns) *
+			       1000000u;
+}
+
+void agent_mdns_stop(void)
+{
+	mdns_responder_free(agent_mdns);
+	agent_mdns = NULL;
+}
+
+int agent_discover(uint64_t timeout_ns, char *out, size_t outlen)
+{
+	uint64_t end = util_mono_ns() + timeout_ns;
+	struct mdns_instance *in;
+	char err[256];
+	int rc = -ENOENT;
+
+	in = calloc(64, sizeof(*in));
+	if (!in)
+		return -ENOMEM;
+	while (rc == -ENOENT && !agent_stop &&
+	       util_mono_ns() < end) {
+		size_t n = 0, i;
+		uint64_t left = end - util_mono_ns();
+		int slice = left > 1000000000ull ? 1000 :
+			    (int)(left / 1000000u) + 1;
+		int e;
+
+		e = mdns_browse(NULL, NULL, slice, in, 64, &n, err,
+				sizeof(err));
+		agent_mdns_poll();
+		if (e != 0) {
+			agent_log("mdns browse: %s", err);
+			rc = e;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			const char *v;
+			int vl = mdns_txt_get(in[i].txt, in[i].txt_len, "role",
+					      &v);
+
+			if (vl == 10 && memcmp(v, "controller", 10) == 0) {
+				snprintf(out, outlen, "%s:%u", in[i].addr,
+					 in[i].port);
+				agent_log("discovered controller %s at %s",
+					  in[i].name, out);
+				rc = 0;
+				break;
+			}
+		}
+	}
+	free(in);
+	return rc;
+}
+
 /* --- series producers (server role) ---------------------------------- */
 
 int agent_series_start(struct agent_series *s, const char *source)
@@ -340,8 +484,6 @@ struct agent_run {
 	struct agent_proc procs[16];
 	uint64_t deadline_mono;
 };
-
-static volatile sig_atomic_t agent_stop;
 
 static void agent_on_signal(int sig)
 {
@@ -756,6 +898,7 @@ static int agent_session_run(struct agent_session *s, int fd)
 				pf[np++].events = POLLIN;
 			}
 		poll(pf, (nfds_t)np, 100);
+		agent_mdns_poll();
 		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			const char *line;
 			size_t len;
@@ -826,6 +969,7 @@ static void agent_idle(struct agent_session *s, int ms)
 
 	while (!agent_stop && util_mono_ns() < until) {
 		usleep(50000);
+		agent_mdns_poll();
 		for (i = 0; i < s->nseries; i++)
 			if (s->series[i].fd >= 0)
 				agent_series_read(&s->series[i],
@@ -837,15 +981,25 @@ static int agent_peer_loop(const struct agent_opts *o)
 {
 	struct agent_series series[2];
 	struct agent_session s = { .o = o, .series = series };
-	char host[256];
-	int port, backoff = 100, rc, i;
+	char host[256], found[300];
+	int port, backoff = 100, rc, i, fails = 0;
+	const char *ctl = o->controller;
 
 	memset(series, 0, sizeof(series));
 	s.c.fd = -1;
-	if (ctl_parse_hostport(o->controller, host, sizeof(host), &port,
+	if (!ctl) {
+		/* Clients look until a controller shows up. */
+		while (!agent_stop && agent_discover(10000000000ull, found,
+						     sizeof(found)) != 0)
+			agent_log("no controller found over mDNS yet");
+		if (agent_stop)
+			return 0;
+		ctl = found;
+	}
+	if (ctl_parse_hostport(ctl, host, sizeof(host), &port,
 			       CTL_PORT) != 0) {
 		util_err("agent", EINVAL, "--controller '%s': expected "
-			 "HOST[:PORT]", o->controller);
+			 "HOST[:PORT]", ctl);
 		return 2;
 	}
 	if (strcmp(o->role, "server") == 0 && !o->no_series) {
@@ -874,10 +1028,19 @@ static int agent_peer_loop(const struct agent_opts *o)
 				  host, port, strerror(-fd), j);
 			agent_idle(&s, j);
 			backoff = backoff * 2 > 5000 ? 5000 : backoff * 2;
+			/* A discovered controller may have moved: look
+			 * again after a few failures. */
+			if (!o->controller && ++fails >= 5 &&
+			    agent_discover(5000000000ull, found,
+					   sizeof(found)) == 0 &&
+			    ctl_parse_hostport(found, host, sizeof(host),
+					       &port, CTL_PORT) == 0)
+				fails = 0;
 			continue;
 		}
 		agent_log("connected to controller %s:%d", host, port);
 		backoff = 100;
+		fails = 0;
 		rc = agent_session_run(&s, fd);
 		if (rc == 0 && o->once)
 			break;
@@ -928,7 +1091,7 @@ int agent_main(int argc, char **argv)
 	};
 	struct sigaction sa = { .sa_handler = agent_on_signal };
 	uint64_t v;
-	int c;
+	int c, rc;
 
 	o.spool = getenv("BENCHBOOT_SPOOL") ? getenv("BENCHBOOT_SPOOL") :
 		  "/var/lib/benchboot/spool";
@@ -1041,20 +1204,34 @@ int agent_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	srand((unsigned)(util_mono_ns() ^ (uint64_t)getpid()));
-	if (strcmp(o.role, "controller") == 0)
-		return runner_main(&o, &agent_stop);
-	if (!o.controller) {
-		/* Without discovery a server takes the controller role
-		 * itself; a client has nobody to ask. */
-		if (strcmp(o.role, "server") == 0) {
-			agent_log("no --controller given: this server becomes "
-				  "the controller");
-			o.local_server = 1;
-			return runner_main(&o, &agent_stop);
-		}
-		util_err("agent", EINVAL, "--controller HOST[:PORT] is needed "
-			 "(discovery is not available in this build)");
-		return 2;
+	if (strcmp(o.role, "controller") == 0) {
+		rc = runner_main(&o, &agent_stop);
+		goto out;
 	}
-	return agent_peer_loop(&o);
+	agent_mdns_publish(o.id, o.role, o.suite, CTL_PORT);
+	if (!o.controller && strcmp(o.role, "server") == 0) {
+		char found[300];
+		uint64_t w = o.wait_ns >= 0 ? (uint64_t)o.wait_ns :
+			     10000000000ull;
+
+		/* A server that finds no controller becomes one. */
+		agent_log("looking for a controller over mDNS for %.0f s",
+			  (double)w / 1e9);
+		if (agent_discover(w, found, sizeof(found)) == 0) {
+			o.controller = strdup(found);
+		} else if (!agent_stop) {
+			agent_log("no controller on the LAN: this server "
+				  "becomes the controller");
+			o.local_server = 1;
+			/* Peers may take a while: wait as long as the
+			 * suite says, not the discovery time. */
+			o.wait_ns = -1;
+			rc = runner_main(&o, &agent_stop);
+			goto out;
+		}
+	}
+	rc = agent_peer_loop(&o);
+out:
+	agent_mdns_stop();
+	return rc;
 }

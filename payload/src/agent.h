@@ -82,6 +82,29 @@ int agent_series_read(struct agent_series *s,
 /* Stops the producer (SIGTERM, then SIGKILL) and reaps it. */
 void agent_series_stop(struct agent_series *s);
 
+/* Publishes this agent as _benchboot._tcp over mDNS (instance and host
+ * label = id; TXT role, id, arch, ver, suite, cpus, mem; port = the
+ * controller's control port).  Failure is logged, not fatal: an agent
+ * given --controller works without multicast.  Returns 0 or -EIO. */
+int agent_mdns_publish(const char *id, const char *role, const char *suite,
+		       int port);
+
+/* Changes the published role (a server that became the controller).
+ * Returns 0, -ENOENT when nothing is published, or -EINVAL. */
+int agent_mdns_set_role(const char *role);
+
+/* Runs the responder's due work; every agent loop calls it at least every
+ * 100 ms (answers are delayed 20-120 ms by RFC 6762 anyway). */
+void agent_mdns_poll(void);
+
+/* Sends goodbyes and stops publishing. */
+void agent_mdns_stop(void);
+
+/* Browses for a controller for up to timeout_ns: writes "ADDR:PORT" of
+ * the first instance with TXT role=controller into out.  Returns 0,
+ * -ENOENT when none answered in time, or another negative errno. */
+int agent_discover(uint64_t timeout_ns, char *out, size_t outlen);
+
 /* `benchboot agent ...`: see docs/agent.md.  Returns the exit status:
  * 0 done, 1 failure, 2 usage, 3 controller ended with a result still in
  * the spool. */

@@ -346,6 +346,7 @@ static void runner_pump(struct runner *r, int ms)
 	struct pollfd *pf;
 	int *who, n = 0, i;
 
+	agent_mdns_poll();
 	pf = calloc((size_t)r->npeers + 4, sizeof(*pf));
 	who = calloc((size_t)r->npeers + 4, sizeof(*who));
 	if (!pf || !who) {
@@ -1317,6 +1318,10 @@ int runner_main(struct agent_opts *o, volatile sig_atomic_t *stop)
 		suite_free(&r.suite);
 		return 1;
 	}
+	/* Announce the controller role over mDNS (a server that became
+	 * the controller is already published: change its TXT). */
+	if (agent_mdns_set_role("controller") == -ENOENT)
+		agent_mdns_publish(o->id, "controller", r.suite.name, port);
 	r.peers = calloc(RUNNER_MAX_PEERS, sizeof(*r.peers));
 	r.doc = cJSON_CreateObject();
 	r.events = cJSON_CreateArray();
