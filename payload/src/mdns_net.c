@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -38,6 +39,8 @@ struct mif {
 
 struct mnet {
 	int fd;
+	int tx_fd;		/* what net_send() sends from: fd or a
+				 * browser's one-shot socket */
 	bool port5353;
 	const char *only_if;	/* NULL = all */
 	struct mif ifs[MAX_IFS];
@@ -207,6 +210,7 @@ static int net_open(struct mnet *n, const char *only_if, bool want5353,
 	int one = 1, ttl = 255, rc;
 
 	memset(n, 0, sizeof(*n));
+	n->tx_fd = -1;
 	n->only_if = only_if;
 	n->log = log;
 	n->log_arg = log_arg;
@@ -293,7 +297,7 @@ static int net_send(struct mnet *n, const struct mif *f,
 	pi = (struct in_pktinfo *)CMSG_DATA(cm);
 	pi->ipi_ifindex = f->index;
 	pi->ipi_spec_dst = f->addr;
-	if (sendmsg(n->fd, &mh, 0) < 0) {
+	if (sendmsg(n->tx_fd >= 0 ? n->tx_fd : n->fd, &mh, 0) < 0) {
 		n->st.tx_err++;
 		return -errno;
 	}
@@ -315,7 +319,7 @@ static int net_send_mc(struct mnet *n, const struct mif *f,
 
 /* Reads one datagram: returns its length, 0 when none is pending, or a
  * negative errno.  *ifindex is the arrival interface. */
-static ssize_t net_recv(struct mnet *n, uint8_t *buf, size_t size,
+static ssize_t net_recv(struct mnet *n, int fd, uint8_t *buf, size_t size,
 			struct sockaddr_in *from, int *ifindex)
 {
 	char cbuf[CMSG_SPACE(sizeof(struct in_pktinfo))];
@@ -331,7 +335,7 @@ static ssize_t net_recv(struct mnet *n, uint8_t *buf, size_t size,
 	mh.msg_iovlen = 1;
 	mh.msg_control = cbuf;
 	mh.msg_controllen = sizeof(cbuf);
-	r = recvmsg(n->fd, &mh, MSG_TRUNC);
+	r = recvmsg(fd, &mh, MSG_TRUNC);
 	if (r < 0)
 		return errno == EAGAIN || errno == EWOULDBLOCK ||
 		       errno == EINTR ? 0 : -errno;
@@ -347,17 +351,17 @@ static ssize_t net_recv(struct mnet *n, uint8_t *buf, size_t size,
 	return r;
 }
 
-/* Reads, parses and filters one datagram.  Returns 1 with m filled and
- * *fp the arrival interface, 0 when nothing (more) is pending, 2 for a
- * dropped datagram (logged), or a negative errno. */
-static int net_next(struct mnet *n, uint8_t *buf, struct mdns_msg *m,
+/* Reads, parses and filters one datagram from fd.  Returns 1 with m
+ * filled and *fp the arrival interface, 0 when nothing (more) is pending,
+ * 2 for a dropped datagram (logged), or a negative errno. */
+static int net_next(struct mnet *n, int fd, uint8_t *buf, struct mdns_msg *m,
 		    struct sockaddr_in *from, struct mif **fp)
 {
 	char err[512], src[INET_ADDRSTRLEN];
 	int ifindex = 0, rc;
 	ssize_t r;
 
-	r = net_recv(n, buf, MDNS_PACKET_MAX, from, &ifindex);
+	r = net_recv(n, fd, buf, MDNS_PACKET_MAX, from, &ifindex);
 	if (r <= 0)
 		return (int)r;
 	inet_ntop(AF_INET, &from->sin_addr, src, sizeof(src));
@@ -1057,7 +1061,8 @@ int mdns_responder_handle(struct mdns_responder *r)
 	int rc, n;
 
 	for (n = 0; n < 256; n++) {
-		rc = net_next(&r->net, r->buf, &r->msg, &from, &f);
+		rc = net_next(&r->net, r->net.fd, r->buf, &r->msg, &from,
+			      &f);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
@@ -1152,6 +1157,12 @@ struct bhost {
 
 struct mdns_browser {
 	struct mnet net;
+	/* One-shot queries (§5.1) go out from an ephemeral port: responders
+	 * answer them at once by unicast (§6.7), untouched by the once-a-
+	 * second multicast limit another browser may just have triggered.
+	 * Continuous PTR queries go from 5353.  efd polls both. */
+	int qfd, efd;
+	bool oneshot;		/* the next PTR query is one-shot */
 	struct mdns_browse_conf conf;
 	char only_if[IF_NAMESIZE];
 	struct mdns_name n_type;
@@ -1244,8 +1255,17 @@ static void br_update(struct mdns_browser *b)
 	}
 }
 
+/* TTL to cache a record for.  Unicast (legacy) answers carry at most
+ * 10 s (§6.7), shorter than our re-query interval: keep those 120 s. */
+static uint64_t br_ttl_ms(uint32_t ttl, bool legacy)
+{
+	if (legacy && ttl && ttl < TTL_HOST)
+		ttl = TTL_HOST;
+	return (uint64_t)ttl * 1000;
+}
+
 static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
-			const struct mif *f)
+			const struct mif *f, bool legacy)
 {
 	uint64_t t = now_ms();
 	size_t i;
@@ -1266,7 +1286,7 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 			br_remove(b, (size_t)(in - b->inst));
 			continue;
 		}
-		in->expires = t + (uint64_t)rr->ttl * 1000;
+		in->expires = t + br_ttl_ms(rr->ttl, legacy);
 		if (!in->ifindex) {
 			in->ifindex = f->index;
 			snprintf(in->cur.ifname, sizeof(in->cur.ifname), "%s",
@@ -1302,7 +1322,7 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 			if (!h)
 				break;
 			memcpy(&h->addr, rr->u.a, 4);
-			h->expires = rr->ttl ? t + (uint64_t)rr->ttl * 1000 :
+			h->expires = rr->ttl ? t + br_ttl_ms(rr->ttl, legacy) :
 				     0;
 			break;
 		}
@@ -1310,22 +1330,36 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 	br_update(b);
 }
 
+/* Sends q (if it holds a question) on f from fd. */
+static void br_send(struct mdns_browser *b, struct mif *f,
+		    struct mdns_builder *q, int fd)
+{
+	size_t len = mdns_build_finish(q);
+
+	if (len <= 12)
+		return;
+	b->net.tx_fd = fd;
+	net_send_mc(&b->net, f, q->buf, len);
+	b->net.tx_fd = -1;
+}
+
 static void br_query(struct mdns_browser *b)
 {
+	uint8_t cont[128];
 	uint64_t t = now_ms();
-	struct mdns_builder q;
+	struct mdns_builder q, c;
+	bool ptr = t >= b->next_ptr;
 	size_t i, j;
 
 	for (i = 0; i < b->net.nifs; i++) {
 		struct mif *f = &b->net.ifs[i];
-		bool any = false;
 
+		/* q: one-shot (first PTR, follow-ups); c: continuous. */
 		mdns_build_init(&q, b->out, sizeof(b->out), 0, 0);
-		if (t >= b->next_ptr) {
-			mdns_build_question(&q, &b->n_type, MDNS_TYPE_PTR,
-					    MDNS_CLASS_IN);
-			any = true;
-		}
+		mdns_build_init(&c, cont, sizeof(cont), 0, 0);
+		if (ptr)
+			mdns_build_question(b->oneshot ? &q : &c, &b->n_type,
+					    MDNS_TYPE_PTR, MDNS_CLASS_IN);
 		/* Follow-ups for what a found instance still lacks. */
 		for (j = 0; j < b->ninst; j++) {
 			struct binst *in = &b->inst[j];
@@ -1340,7 +1374,6 @@ static void br_query(struct mdns_browser *b)
 						    MDNS_TYPE_ANY,
 						    MDNS_CLASS_IN);
 				in->last_query = t;
-				any = true;
 				continue;
 			}
 			h = br_host(b, &in->target, false);
@@ -1349,14 +1382,13 @@ static void br_query(struct mdns_browser *b)
 						    MDNS_TYPE_A,
 						    MDNS_CLASS_IN);
 				in->last_query = t;
-				any = true;
 			}
 		}
-		if (any)
-			net_send_mc(&b->net, f, b->out,
-				    mdns_build_finish(&q));
+		br_send(b, f, &q, b->qfd >= 0 ? b->qfd : b->net.fd);
+		br_send(b, f, &c, b->net.fd);
 	}
-	if (t >= b->next_ptr) {
+	if (ptr) {
+		b->oneshot = false;
 		b->next_ptr = t + b->ptr_interval;
 		b->ptr_interval = b->ptr_interval * 2 > 60000 ? 60000 :
 				  b->ptr_interval * 2;
@@ -1370,6 +1402,7 @@ static void br_timers(struct mdns_browser *b)
 	if (t >= b->net.next_scan && net_scan(&b->net) > 0) {
 		b->next_ptr = t;	/* a new link: ask there at once */
 		b->ptr_interval = 1000;
+		b->oneshot = true;
 	}
 	for (size_t i = 0; i < b->ninst;) {
 		if (b->inst[i].expires && b->inst[i].expires < t)
@@ -1378,6 +1411,35 @@ static void br_timers(struct mdns_browser *b)
 			i++;
 	}
 	br_query(b);
+}
+
+static int br_open_oneshot(struct mdns_browser *b, char *err, size_t errlen)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	int one = 1, ttl = 255;
+
+	b->qfd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			0);
+	b->efd = epoll_create1(EPOLL_CLOEXEC);
+	if (b->qfd < 0 || b->efd < 0)
+		goto err;
+	setsockopt(b->qfd, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one));
+	setsockopt(b->qfd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof(ttl));
+	setsockopt(b->qfd, IPPROTO_IP, IP_MULTICAST_LOOP, &one, sizeof(one));
+	if (bind(b->qfd, (struct sockaddr *)&sa, sizeof(sa)) != 0)
+		goto err;
+	ev.data.fd = b->net.fd;
+	if (epoll_ctl(b->efd, EPOLL_CTL_ADD, b->net.fd, &ev) != 0)
+		goto err;
+	ev.data.fd = b->qfd;
+	if (epoll_ctl(b->efd, EPOLL_CTL_ADD, b->qfd, &ev) != 0)
+		goto err;
+	return 0;
+err:
+	one = errno;
+	snprintf(err, errlen, "one-shot query socket: %s", strerror(one));
+	return -one;
 }
 
 struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,
@@ -1392,6 +1454,7 @@ struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,
 		return NULL;
 	}
 	b->conf = *conf;
+	b->qfd = b->efd = -1;
 	snprintf(tn, sizeof(tn), "%s.local",
 		 conf->type ? conf->type : MDNS_SERVICE_TYPE);
 	if (mdns_name_from_str(&b->n_type, tn) != 0) {
@@ -1407,14 +1470,21 @@ struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,
 		free(b);
 		return NULL;
 	}
+	/* On 5353 already: add the one-shot socket.  (Without 5353 every
+	 * query is one-shot from the socket we have.) */
+	if (b->net.port5353 && br_open_oneshot(b, err, errlen) != 0) {
+		mdns_browser_free(b);
+		return NULL;
+	}
 	b->ptr_interval = 1000;
+	b->oneshot = true;
 	br_query(b);
 	return b;
 }
 
 int mdns_browser_fd(const struct mdns_browser *b)
 {
-	return b->net.fd;
+	return b->efd >= 0 ? b->efd : b->net.fd;
 }
 
 int mdns_browser_timeout_ms(const struct mdns_browser *b)
@@ -1437,14 +1507,20 @@ int mdns_browser_handle(struct mdns_browser *b)
 	struct mif *f;
 	int rc, n;
 
-	for (n = 0; n < 256; n++) {
-		rc = net_next(&b->net, b->buf, &b->msg, &from, &f);
-		if (rc < 0)
-			return rc;
-		if (rc == 0)
-			break;
-		if (rc == 1 && (b->msg.flags & MDNS_FLAG_QR))
-			br_response(b, &b->msg, f);
+	for (int k = 0; k < 2; k++) {
+		int fd = k ? b->qfd : b->net.fd;
+		bool legacy = k || !b->net.port5353;
+
+		for (n = 0; fd >= 0 && n < 256; n++) {
+			rc = net_next(&b->net, fd, b->buf, &b->msg, &from,
+				      &f);
+			if (rc < 0)
+				return rc;
+			if (rc == 0)
+				break;
+			if (rc == 1 && (b->msg.flags & MDNS_FLAG_QR))
+				br_response(b, &b->msg, f, legacy);
+		}
 	}
 	br_timers(b);
 	return 0;
@@ -1470,6 +1546,10 @@ void mdns_browser_free(struct mdns_browser *b)
 		return;
 	if (b->net.fd >= 0)
 		close(b->net.fd);
+	if (b->qfd >= 0)
+		close(b->qfd);
+	if (b->efd >= 0)
+		close(b->efd);
 	free(b);
 }
 
