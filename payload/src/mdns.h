@@ -342,13 +342,17 @@ struct mdns_browse_conf {
 
 struct mdns_browser;
 
-/* Starts browsing: binds 5353 shared (to hear announcements and
- * multicast answers too; falls back to an ephemeral port and legacy
- * unicast queries when 5353 cannot be bound), sends PTR queries at 0, 1,
- * 2, 4, ... 60 s, and SRV/TXT/A queries for whatever a found instance
- * still lacks.  Returns the browser, or NULL with a message in err. */
+/* Starts browsing: binds 5353 shared (to hear announcements, goodbyes
+ * and multicast answers) and sends PTR queries at 0, 1, 2, 4, ... 60 s.
+ * The first PTR query and the follow-ups (ANY/A for whatever a found
+ * instance still lacks) are one-shot queries from a second, ephemeral
+ * socket, answered at once by unicast (RFC 6762 §5.1, §6.7); when 5353
+ * cannot be bound, that is all it uses.  Returns the browser, or NULL
+ * with a message in err (no usable interface, socket errors). */
 struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,
 				      char *err, size_t errlen);
+/* The descriptor to poll for POLLIN (an epoll fd over the browser's
+ * sockets); owned by the browser. */
 int mdns_browser_fd(const struct mdns_browser *b);
 /* As mdns_responder_timeout_ms(): 0..10000. */
 int mdns_browser_timeout_ms(const struct mdns_browser *b);
