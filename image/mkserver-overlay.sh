@@ -62,7 +62,6 @@ install -D -m 0755 "$conf/hello.cgi" "$root/usr/lib/cgi-bin/hello"
 install -D -m 0644 "$conf/my.cnf" "$root/etc/mysql/my.cnf"
 install -D -m 0644 "$conf/postfix-main.cf" "$root/etc/postfix/main.cf"
 install -D -m 0644 "$conf/postfix-master.cf" "$root/etc/postfix/master.cf"
-install -D -m 0644 "$conf/postfix-vmailbox" "$root/etc/postfix/vmailbox"
 install -D -m 0755 "$conf/server-start" "$root/usr/lib/benchboot/server-start"
 install -D -m 0755 "$conf/server-relay" "$root/usr/lib/benchboot/server-relay"
 for f in passwd group bench.sql; do
