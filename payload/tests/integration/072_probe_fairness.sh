@@ -1,8 +1,9 @@
 #!/bin/sh
-# 072_probe_fairness.sh: live, about 15 s.  The probe loses next to nothing
+# 072_probe_fairness.sh: live, about 20 s.  The probe loses next to nothing
 # with the CPU to itself, loses a lot to a higher-priority hog on its CPU
 # (taskset + nice), and its loss tracks the hog's share: a real-time hog
-# spinning 20 % and then 60 % of every 100 ms costs it about that much.
+# spinning 20 % or 60 % of every 100 ms costs it at least that much, and
+# the bigger one clearly more.
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 cd "$TOP"
@@ -44,17 +45,36 @@ EOF
 fcmp() { awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
 	exit !(op == "<" ? a < b : op == ">" ? a > b : 0) }'; }
 
+# idle_pct FILE0 FILE1: % of all CPU time idle between two copies of the
+# first line of /proc/stat.
+idle_pct() {
+	cat "$1" "$2" | awk '{ t = 0; for (i = 2; i <= NF; i++) t += $i
+		if (NR == 1) { t0 = t; i0 = $5 }
+		else printf "%.0f", (t > t0 ? 100 * ($5 - i0) / (t - t0) : 0) }'
+}
+
 # 1. Alone.  Other tenants of a shared machine only add loss, so the best
-# of three short runs stands for "an idle CPU".
-best=100
+# of three short runs stands for "an idle CPU" -- if there was one: when
+# the others keep every CPU busy (less than 40 % idle during every run)
+# there is none to measure, and the check is skipped, saying so.
+best=100 maxidle=0
 for try in 1 2 3; do
+	head -n 1 /proc/stat >"$tmp/stat0"
 	l=$(probe)
-	diag "alone, run $try: lost $l %"
+	head -n 1 /proc/stat >"$tmp/stat1"
+	idle=$(idle_pct "$tmp/stat0" "$tmp/stat1")
+	diag "alone, run $try: lost $l %, machine ${idle} % idle"
+	[ "$idle" -gt "$maxidle" ] && maxidle=$idle
 	fcmp "$l" "<" "$best" && best=$l
 	fcmp "$best" "<" 5 && break
 done
-check "alone: near-zero loss (best $best % < 5 %)" fcmp "$best" "<" 5
-
+if fcmp "$best" "<" 5; then
+	ok "alone: near-zero loss (best $best % < 5 %)"
+elif [ "$maxidle" -lt 40 ]; then
+	skip "alone: no idle CPU to measure on (at most $maxidle % idle)"
+else
+	not_ok "alone: near-zero loss (best $best %, machine $maxidle % idle)"
+fi
 # 2. A CPU hog at nice -19 on the probe's CPU (the probe is at nice 0).
 timeout 4 taskset -c $cpu nice -n -19 sh -c 'while :; do :; done' &
 pids="$pids $!"
@@ -66,23 +86,27 @@ check "nice -19 hog on its CPU: substantial loss ($l % > 20 %)" \
 	fcmp "$l" ">" 20
 
 # 3. Real-time hogs of a known share: the probe cannot run while they
-# spin, so it loses at least their share and the two losses are ordered
-# by it; the upper bound leaves room for the other tenants' load.
-for share in 20 60; do
-	taskset -c $cpu chrt -f 10 sh "$tmp/dutyhog" $share 3 &
-	pids="$pids $!"
-	sleep 0.2
-	l=$(probe taskset -c $cpu)
-	wait
-	pids=
-	eval "lost$share=\$l"
+# spin, so it loses at least their share, and more for the bigger one.
+# Other tenants only add loss (to the 20 % run more than to the 60 % one,
+# which leaves them less time to take), so each share keeps the least of
+# two interleaved runs.
+lost20=100 lost60=100
+for round in 1 2; do
+	for share in 20 60; do
+		taskset -c $cpu chrt -f 10 sh "$tmp/dutyhog" $share 3 &
+		pids="$pids $!"
+		sleep 0.2
+		l=$(probe taskset -c $cpu)
+		wait
+		pids=
+		diag "round $round, $share % hog: lost $l %"
+		eval "fcmp \"\$l\" '<' \"\$lost$share\" && lost$share=\$l"
+	done
 done
-diag "20 % hog: lost $lost20 %; 60 % hog: lost $lost60 %"
-check "20 % real-time hog: loss tracks it (15 % <= $lost20 % <= 45 %)" \
-	sh -c "$(printf 'awk "BEGIN { exit !(%s >= 15 && %s <= 45) }"' \
-		"$lost20" "$lost20")"
-check "60 % real-time hog: loss tracks it ($lost60 % >= 52 %)" \
+check "20 % real-time hog: loses at least its share ($lost20 % >= 15 %)" \
+	fcmp "$lost20" ">" 15
+check "60 % real-time hog: loses at least its share ($lost60 % >= 52 %)" \
 	fcmp "$lost60" ">" 52
-check "losses ordered by the hog's share (60 % hog costs >= 25 points more)" \
-	fcmp "$lost60" ">" "$(awk -v a="$lost20" 'BEGIN { print a + 25 }')"
+check "losses ordered by the hog's share (60 % hog costs >= 10 points more)" \
+	fcmp "$lost60" ">" "$(awk -v a="$lost20" 'BEGIN { print a + 10 }')"
 tap_done
