@@ -5,7 +5,43 @@
 HOST_PACKAGES += cpio gzip kmod grub-common grub-pc-bin grub-efi-amd64-bin \
 	xorriso mtools dosfstools syslinux-common pxelinux
 TEST_PACKAGES += qemu-system-x86 qemu-utils ovmf ipxe-qemu mtools \
-	dnsmasq-base iproute2
+	dnsmasq-base iproute2 $(ARCH_TEST_PACKAGES)
+
+# What differs per architecture comes from configs/arch/$(ARCH).mk:
+# KERNEL_FILE      the kernel's name in the package's /boot (vmlinuz on
+#                  x86_64; ppc64el ships an ELF vmlinux)
+# GRUB_TARGET_DEB  GRUB's platform package when the host's cannot serve the
+#                  target (grub-ieee1275-bin:ppc64el); GRUB_PLATFORM is
+#                  the platform the ISO and the netboot tree then use
+# NETBOOT_LOADERS  loader files copied into the netboot tree (pxelinux)
+KERNEL_FILE ?= vmlinuz
+GRUB_PLATFORM ?=
+GRUB_NET_PLATFORM ?= x86_64-efi
+NETBOOT_LOADERS ?= /usr/lib/PXELINUX/pxelinux.0 \
+	/usr/lib/syslinux/modules/bios/ldlinux.c32
+
+# The target's GRUB modules, unpacked (never installed: the ppc64el package
+# conflicts with the host's grub-pc).  Its version is the host's
+# grub-common's, as grub-mkrescue and grub-mknetdir require; apt checks it
+# against the archive's signed index, as for every host package.
+ifneq ($(GRUB_TARGET_DEB),)
+GRUB_LIB := $(BUILD)/grub-target/usr/lib/grub
+GRUB_TARGET := $(STAMPS)/grub-target
+$(GRUB_TARGET): | $(HOST_DEPS_STAMP)
+	$(Q)v=$$(dpkg-query -W -f='$${Version}' grub-common) && \
+	deb=$(DL_DIR)/$(GRUB_TARGET_DEB)_$$(echo $$v | sed 's/^[0-9]*://')_$(DEB_ARCH).deb && \
+	if [ ! -f $$deb ]; then \
+		echo "  FETCH   $(GRUB_TARGET_DEB):$(DEB_ARCH) $$v"; \
+		mkdir -p $(DL_DIR) && cd $(DL_DIR) && \
+		apt-get download -qq -o APT::Sandbox::User=root $(GRUB_TARGET_DEB):$(DEB_ARCH)=$$v || \
+		{ echo "error: cannot download $(GRUB_TARGET_DEB):$(DEB_ARCH)" \
+			"$$v (the host's grub-common version)" >&2; exit 1; }; \
+	fi && rm -rf $(BUILD)/grub-target && dpkg-deb -x $$deb $(BUILD)/grub-target
+	$(Q)mkdir -p $(@D) && touch $@
+else
+GRUB_LIB := /usr/lib/grub
+GRUB_TARGET :=
+endif
 
 # The kernel: vmlinuz and modules straight from the pinned Debian package.
 LINUX_KVER := $(patsubst linux-image-%,%,$(linux_DEB))
@@ -22,16 +58,16 @@ $(LINUX_UNPACKED): $(linux_FETCHED)
 image_size = echo "  SIZE    $(notdir $(1)) $$(du -k --apparent-size $(1) | \
 	cut -f1) KiB"
 
-VMLINUZ := $(IMAGES)/vmlinuz
+VMLINUZ := $(IMAGES)/$(KERNEL_FILE)
 $(VMLINUZ): $(LINUX_UNPACKED)
 	$(Q)mkdir -p $(@D)
-	$(Q)cp $(LINUX_ROOT)/boot/vmlinuz-$(LINUX_KVER) $@
+	$(Q)cp $(LINUX_ROOT)/boot/$(KERNEL_FILE)-$(LINUX_KVER) $@
 	$(Q)$(call image_size,$@)
 
 # The client initramfs; kernel + initramfs must stay under the budget
 # (a small TFTP server or a 16 MB boot partition must take them).
 INITRAMFS := $(IMAGES)/initramfs.cpio.gz
-INITRAMFS_BUDGET_KB := 16384
+INITRAMFS_BUDGET_KB ?= 16384
 INITRAMFS_SRCS := $(shell find initramfs -type f 2>/dev/null)
 $(INITRAMFS): $(LINUX_UNPACKED) $(BUSYBOX) $(BENCHBOOT) $(INITRAMFS_SRCS) \
 		configs/modules-$(ARCH).list image/modules.sh \
@@ -56,12 +92,14 @@ ISO := $(IMAGES)/benchboot-$(ARCH).iso
 # $(call iso_tree,DIR): the file tree both images hold.
 iso_tree = rm -rf $(1) && mkdir -p $(1)/boot/grub && \
 	cp $(VMLINUZ) $(INITRAMFS) $(1)/boot/ && \
-	netboot/menu.sh grub /boot/vmlinuz /boot/initramfs.cpio.gz \
+	netboot/menu.sh grub /boot/$(KERNEL_FILE) /boot/initramfs.cpio.gz \
 		>$(1)/boot/grub/grub.cfg
-$(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk
+# Default platforms: the host's i386-pc and x86_64-efi.
+GRUB_MKRESCUE := grub-mkrescue $(if $(GRUB_PLATFORM),-d $(GRUB_LIB)/$(GRUB_PLATFORM))
+$(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk $(GRUB_TARGET)
 	@echo "  ISO     $@"
 	$(Q)$(call iso_tree,$(BUILD)/iso)
-	$(Q)grub-mkrescue -o $@.tmp $(BUILD)/iso -- -volid BENCHBOOT \
+	$(Q)$(GRUB_MKRESCUE) -o $@.tmp $(BUILD)/iso -- -volid BENCHBOOT \
 		>$(BUILD)/iso.log 2>&1 || \
 		{ echo "error: grub-mkrescue failed, see $(BUILD)/iso.log" >&2; \
 		  exit 1; }
@@ -73,14 +111,14 @@ $(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk
 USB_IMG := $(IMAGES)/benchboot-$(ARCH).img
 USB_RESULTS_MB := 64
 $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
-		image/README-results.txt
+		image/README-results.txt $(GRUB_TARGET)
 	@echo "  USB     $@"
 	$(Q)$(call iso_tree,$(BUILD)/usb)
 	$(Q)rm -f $(BUILD)/bbresults.fat
 	$(Q)mkfs.vfat -F 32 -n BBRESULTS -C $(BUILD)/bbresults.fat \
 		$$(($(USB_RESULTS_MB) * 1024)) >/dev/null
 	$(Q)mcopy -i $(BUILD)/bbresults.fat image/README-results.txt ::README.TXT
-	$(Q)grub-mkrescue -o $@.tmp $(BUILD)/usb -- -volid BENCHBOOT \
+	$(Q)$(GRUB_MKRESCUE) -o $@.tmp $(BUILD)/usb -- -volid BENCHBOOT \
 		-append_partition 3 0x0c $(BUILD)/bbresults.fat \
 		>$(BUILD)/usb.log 2>&1 || \
 		{ echo "error: grub-mkrescue failed, see $(BUILD)/usb.log" >&2; \
@@ -93,23 +131,22 @@ $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 # iPXE script for HTTP boot, and the kernel and initramfs they all load.
 NETBOOT := $(IMAGES)/netboot
 NETBOOT_STAMP := $(STAMPS)/netboot
-PXELINUX_DIR := /usr/lib/PXELINUX
-SYSLINUX_BIOS := /usr/lib/syslinux/modules/bios
-$(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk
+$(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
+		$(GRUB_TARGET)
 	@echo "  NETBOOT $(NETBOOT)"
 	$(Q)rm -rf $(NETBOOT) && mkdir -p $(NETBOOT)/pxelinux.cfg
 	$(Q)cp $(VMLINUZ) $(INITRAMFS) $(NETBOOT)/
-	$(Q)cp $(PXELINUX_DIR)/pxelinux.0 $(SYSLINUX_BIOS)/ldlinux.c32 \
-		$(NETBOOT)/
-	$(Q)netboot/menu.sh pxelinux vmlinuz initramfs.cpio.gz \
+	$(Q)$(if $(NETBOOT_LOADERS),cp $(NETBOOT_LOADERS) $(NETBOOT)/)
+	$(Q)netboot/menu.sh pxelinux $(KERNEL_FILE) initramfs.cpio.gz \
 		>$(NETBOOT)/pxelinux.cfg/default
 	$(Q)grub-mknetdir --net-directory=$(NETBOOT) --subdir=grub \
-		-d /usr/lib/grub/x86_64-efi >$(BUILD)/netboot.log 2>&1 || \
+		-d $(GRUB_LIB)/$(GRUB_NET_PLATFORM) >$(BUILD)/netboot.log 2>&1 || \
 		{ echo "error: grub-mknetdir failed, see $(BUILD)/netboot.log" >&2; \
 		  exit 1; }
-	$(Q)netboot/menu.sh grub /vmlinuz /initramfs.cpio.gz \
+	$(Q)netboot/menu.sh grub /$(KERNEL_FILE) /initramfs.cpio.gz \
 		>$(NETBOOT)/grub/grub.cfg
-	$(Q)netboot/menu.sh ipxe vmlinuz initramfs.cpio.gz >$(NETBOOT)/boot.ipxe
+	$(Q)netboot/menu.sh ipxe $(KERNEL_FILE) initramfs.cpio.gz \
+		>$(NETBOOT)/boot.ipxe
 	$(Q)echo "  SIZE    netboot/ $$(du -sk --apparent-size $(NETBOOT) | \
 		cut -f1) KiB"
 	$(Q)mkdir -p $(@D) && touch $@

@@ -23,3 +23,21 @@ ARCH_HOST_PACKAGES := gcc-powerpc64le-linux-gnu linux-libc-dev-ppc64el-cross \
 export HOST_FOREIGN_ARCHS := ppc64el
 # Runs target binaries on the build host (tests, `benchboot --version`).
 TARGET_RUN := qemu-ppc64le-static
+
+# --- kernel and boot media (image/deps/linux.mk, image/image.mk) ---------
+# Debian's kernel metapackage for this arch: linux-image-powerpc64le.
+KERNEL_FLAVOUR := powerpc64le
+# Debian's ppc64el kernel is an ELF vmlinux (45 MB, 64K pages), loaded as
+# is by SLOF, GRUB and petitboot's kexec; it alone exceeds x86_64's 16 MB
+# kernel + initramfs budget, so this arch's budget is its own.
+KERNEL_FILE := vmlinux
+INITRAMFS_BUDGET_KB := 65536
+# pseries and PowerNV firmware consoles are the hypervisor console hvc0.
+export BOOT_CONSOLE := console=hvc0
+# GRUB for Open Firmware (SLOF, PowerVM), unpacked from the ppc64el package.
+GRUB_TARGET_DEB := grub-ieee1275-bin
+GRUB_PLATFORM := powerpc-ieee1275
+GRUB_NET_PLATFORM := powerpc-ieee1275
+# petitboot reads pxelinux.cfg/ itself: no loader binary to serve.
+NETBOOT_LOADERS :=
+ARCH_TEST_PACKAGES := qemu-system-ppc

@@ -6,6 +6,8 @@
 # index), their sha256 taken, and RECIPE's pin block rewritten.  With
 # METAPKG the binary package name follows METAPKG's first dependency (the
 # kernel ABI moves with it).  Prints the change as a diff.
+# A binary pin is per architecture: RECIPE may hold one block per ARCH
+# ("# pin begin ARCH: ..."), and only ARCH's block is rewritten.
 set -eu
 
 name=$1 recipe=$2 dl=$3 kind=$4 pkg=$5
@@ -47,9 +49,11 @@ for v in $sorted; do
 done
 [ -n "$got" ] || { echo "error: $name: no version of $pkg downloads" >&2; exit 1; }
 
+tag=
+[ "$kind" = binary ] && tag=" $arch"
 block=$tmp.block
 {
-	echo "# pin begin: written by 'make pins' on $(date -u +%F) from the"
+	echo "# pin begin$tag: written by 'make pins' on $(date -u +%F) from the"
 	echo "# archive apt uses; apt verified each file against the archive's"
 	echo "# signed index, then pin.sh took the sha256 sums below."
 	[ "$kind" = binary ] && echo "${name}_DEB := $pkg"
@@ -65,12 +69,13 @@ for f in "$tmp"/*; do
 done
 
 new=$tmp.recipe
-awk -v blk="$block" '
-	/^# pin begin/ { while ((getline l < blk) > 0) print l; skip = 1; next }
-	/^# pin end/ { skip = 0; next }
+awk -v blk="$block" -v begin="# pin begin$tag:" '
+	index($0, begin) == 1 {
+		while ((getline l < blk) > 0) print l; skip = 1; next }
+	skip && /^# pin end/ { skip = 0; next }
 	!skip { print }' "$recipe" >"$new"
-if ! grep -q '^# pin begin' "$recipe"; then
-	echo "error: $name: $recipe has no '# pin begin' block" >&2
+if ! grep -qF "# pin begin$tag:" "$recipe"; then
+	echo "error: $name: $recipe has no '# pin begin$tag:' block" >&2
 	exit 1
 fi
 if cmp -s "$recipe" "$new"; then
