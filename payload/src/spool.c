@@ -85,8 +85,8 @@ static int spool_write_atomic(const char *dir, const char *name,
 int spool_put(const char *dir, const char *id, const char *doc, size_t len,
 	      int queue, char *err, size_t errlen)
 {
-	char res[PATH_MAX], pend[PATH_MAX], name[300], src[PATH_MAX],
-	     dst[PATH_MAX];
+	char res[PATH_MAX], pend[PATH_MAX], name[300], src[PATH_MAX + 320],
+	     dst[PATH_MAX + 320];
 	int rc;
 
 	snprintf(res, sizeof(res), "%s/results", dir);
