@@ -376,8 +376,9 @@ int mdns_browse(const char *type, const char *ifname, int timeout_ms,
 /* --- subcommand -------------------------------------------------------- */
 
 /* `benchboot mdns publish --name N --port P [--host H] [--type T]
- *                        [--if IFACE] [--txt k=v]...`: publishes until
- * SIGINT/SIGTERM, then sends goodbyes.  `benchboot mdns browse
+ *                        [--if IFACE] [--txt k=v]... [--txt-stdin]`:
+ * publishes until SIGINT/SIGTERM, then sends goodbyes; with --txt-stdin
+ * each line on stdin ("k=v k=v ...") replaces the TXT record.  `benchboot mdns browse
  * [--timeout S] [--if IFACE] [--watch] [TYPE]`: after the timeout
  * (default 3 s) prints one line per resolved instance, tab-separated:
  * name, host, address, port, interface, then each TXT string (tabs,

@@ -1607,7 +1607,7 @@ static void mdns_usage(FILE *o)
 	fprintf(o, "usage: benchboot mdns publish --name NAME --port PORT "
 		   "[--host HOST] [--type TYPE]\n"
 		   "                             [--if IFACE] "
-		   "[--txt KEY=VALUE]...\n"
+		   "[--txt KEY=VALUE]... [--txt-stdin]\n"
 		   "       benchboot mdns browse [--timeout SECONDS] "
 		   "[--if IFACE] [--watch] [TYPE]\n");
 }
@@ -1695,6 +1695,46 @@ static int mdns_watch(const char *type, const char *ifname,
 	return rc ? 1 : 0;
 }
 
+/* --txt-stdin: each line read is a new TXT list, "k=v" words separated by
+ * spaces, replacing the old one (as an agent's role changes). */
+struct txt_in {
+	int fd;
+	char buf[1024];
+	size_t len;
+};
+
+static void txt_in_read(struct txt_in *t, struct mdns_responder *r)
+{
+	ssize_t n = read(t->fd, t->buf + t->len, sizeof(t->buf) - 1 - t->len);
+	char *nl;
+
+	if (n <= 0) {
+		if (n == 0 || (errno != EINTR && errno != EAGAIN))
+			t->fd = -1;	/* EOF: keep publishing */
+		return;
+	}
+	t->len += (size_t)n;
+	t->buf[t->len] = 0;
+	while ((nl = strchr(t->buf, '\n'))) {
+		const char *kv[64];
+		size_t nkv = 0;
+		char *tok, *save = NULL;
+
+		*nl = 0;
+		for (tok = strtok_r(t->buf, " \t", &save); tok && nkv < 63;
+		     tok = strtok_r(NULL, " \t", &save))
+			kv[nkv++] = tok;
+		kv[nkv] = NULL;
+		if (mdns_responder_set_txt(r, kv) == 0)
+			fprintf(stderr, "benchboot mdns: TXT replaced (%zu "
+				"strings)\n", nkv);
+		t->len -= (size_t)(nl + 1 - t->buf);
+		memmove(t->buf, nl + 1, t->len + 1);
+	}
+	if (t->len == sizeof(t->buf) - 1)
+		t->len = 0;	/* an over-long line: drop it */
+}
+
 static int mdns_publish_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1704,10 +1744,12 @@ static int mdns_publish_main(int argc, char **argv)
 		{ "type", required_argument, NULL, 't' },
 		{ "if", required_argument, NULL, 'i' },
 		{ "txt", required_argument, NULL, 'x' },
+		{ "txt-stdin", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mdns_service svc = { 0 };
+	struct txt_in tin = { .fd = -1 };
 	const char *txt[64];
 	size_t ntxt = 0;
 	struct mdns_responder *r;
@@ -1718,9 +1760,10 @@ static int mdns_publish_main(int argc, char **argv)
 	uint64_t port = 0;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "n:p:H:t:i:x:h", opts,
+	while ((c = getopt_long(argc, argv, "n:p:H:t:i:x:sh", opts,
 				NULL)) != -1) {
 		switch (c) {
+		case 's': tin.fd = 0; break;
 		case 'n': svc.instance = optarg; break;
 		case 'H': svc.host = optarg; break;
 		case 't': svc.type = optarg; break;
@@ -1765,14 +1808,18 @@ static int mdns_publish_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	rc = 0;
 	while (!mdns_stop) {
-		struct pollfd p = { mdns_responder_fd(r), POLLIN, 0 };
+		struct pollfd p[2] = { { mdns_responder_fd(r), POLLIN, 0 },
+				       { tin.fd, POLLIN, 0 } };
 
-		if (poll(&p, 1, mdns_responder_timeout_ms(r)) < 0 &&
+		if (poll(p, tin.fd >= 0 ? 2 : 1,
+			 mdns_responder_timeout_ms(r)) < 0 &&
 		    errno != EINTR) {
 			rc = util_err("mdns", errno, "poll: %s",
 				      strerror(errno));
 			break;
 		}
+		if (tin.fd >= 0 && p[1].revents)
+			txt_in_read(&tin, r);
 		rc = mdns_responder_handle(r);
 		if (rc != 0) {
 			util_err("mdns", -rc, "socket: %s", strerror(-rc));

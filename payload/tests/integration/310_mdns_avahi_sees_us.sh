@@ -14,11 +14,19 @@ mdns_need avahi-daemon avahi-browse dbus-daemon dig
 mdns_net 2 || { not_ok "network namespaces"; tap_done; exit 1; }
 txt="--txt role=server --txt id=box-1 --txt arch=x86_64 --txt ver=0.1.0
 	--txt suite=smoke --txt cpus=2 --txt mem=2048"
+# Its stdin is a FIFO: a line there replaces the TXT record.
+publog=$RUN_DIR/pub.log
+fifo=$RUN_DIR/txt.fifo
+mkfifo "$fifo"
 # shellcheck disable=SC2086
+ip netns exec "$MDNS_NS1" $TARGET_RUN "$BENCHBOOT" mdns publish \
+	--name "Bench Box.1" --port 7070 --host bb-box-1 $txt --txt-stdin \
+	<"$fifo" >"$publog" 2>&1 &
+pub=$!
+MDNS_PIDS="$MDNS_PIDS $pub"
+exec 7>"$fifo"
 check "our publisher probes and announces 'Bench Box.1'" \
-	mdns_publish "$MDNS_NS1" "Bench Box.1" 7070 --host bb-box-1 $txt
-pub=$MDNS_LAST_PID
-publog=$MDNS_PUB_LOG
+	wait_for 10 grep -q "^published 'Bench Box.1'" "$publog"
 check "avahi-daemon starts in the other namespace" \
 	mdns_avahi "$MDNS_NS2" avahi2
 
@@ -78,6 +86,18 @@ check "dig legacy unicast PTR: SRV and TXT as additional records" \
 	has "$d" 'ADDITIONAL: 3'
 check "dig legacy unicast PTR: SRV target and port" \
 	has "$d" 'SRV[[:space:]]*0 0 7070 bb-box-1.local'
+
+# A new TXT (role=server -> role=controller) is announced with the
+# cache-flush bit: avahi replaces the old strings rather than adding.
+echo "role=controller id=box-1 arch=x86_64" >&7
+check "publisher took the new TXT" \
+	wait_for 5 grep -q "TXT replaced (3 strings)" "$publog"
+sleep 1
+got=$(avahi_browse "$MDNS_NS2" | grep -F 'Bench\032Box\.1;')
+printf '%s\n' "$got" | sed 's/^/# avahi-browse: /'
+check_eq "avahi-browse shows exactly the new TXT" \
+	"$(printf '%s\n' "$got" | cut -d';' -f10-)" \
+	'"arch=x86_64" "id=box-1" "role=controller"'
 
 # Goodbye: SIGTERM sends TTL 0; avahi forgets the instance at once.
 mon=$RUN_DIR/avahi-monitor.log

@@ -52,6 +52,19 @@ check "--watch reports avahi's instance as found" \
 	wait_for 5 grep -q "^+${tab}Avahi Svc.2${tab}avahi2.local" "$wlog"
 check "--watch reports ours as found" \
 	wait_for 5 grep -q "^+${tab}ours-3${tab}" "$wlog"
+# A TXT change of ours shows as "~".
+fifo=$RUN_DIR/txt.fifo
+mkfifo "$fifo"
+ip netns exec "$MDNS_NS3" $TARGET_RUN "$BENCHBOOT" mdns publish \
+	--name chg --port 7074 --host bb-chg --txt role=server --txt-stdin \
+	<"$fifo" >"$RUN_DIR/chg.log" 2>&1 &
+MDNS_PIDS="$MDNS_PIDS $!"
+exec 7>"$fifo"
+check "--watch reports a publisher that starts later" \
+	wait_for 8 grep -q "^+${tab}chg${tab}.*${tab}role=server\$" "$wlog"
+echo "role=controller" >&7
+check "--watch reports its TXT change" \
+	wait_for 5 grep -q "^~${tab}chg${tab}.*${tab}role=controller\$" "$wlog"
 mdns_kill "$apub"
 check "--watch reports avahi's goodbye as a removal within 3 s" \
 	wait_for 3 grep -q "^-${tab}Avahi Svc.2${tab}" "$wlog"
@@ -59,6 +72,8 @@ check "ours was not removed" sh -c "! grep -q '^-${tab}ours' '$wlog'"
 mdns_kill "$wpid"
 sed 's/^/# watch: /' "$wlog"
 out=$(bb_browse "$MDNS_NS1" --timeout 2)
+check "a fresh browse finds chg with its new TXT" sh -c \
+	'printf "%s\n" "$1" | grep -q "^chg	.*	role=controller$"' sh "$out"
 check "a fresh browse no longer finds avahi's instance" sh -c \
 	'! printf "%s\n" "$1" | grep -q "^Avahi Svc"' sh "$out"
 
@@ -78,7 +93,7 @@ diag "browser bound to: $ports"
 check "browser fell back to an ephemeral port" sh -c \
 	'[ -n "$1" ] && ! printf "%s\n" "$1" | grep -q ":5353$"' sh "$ports"
 check_eq "and still resolved ours by legacy unicast" \
-	"$(cut -f1-4 "$RUN_DIR/fallback.out")" \
+	"$(grep '^ours-3' "$RUN_DIR/fallback.out" | cut -f1-4)" \
 	"$(printf 'ours-3\tbb-3.local\t%s\t7073' "$MDNS_IP3")"
 mdns_kill "$sock"
 
