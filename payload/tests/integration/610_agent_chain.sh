@@ -1,6 +1,7 @@
 #!/bin/sh
 # 610_agent_chain.sh: the whole chain in network namespaces on one host:
-# a server agent (nginx, busybox httpd CGI, smtp-sink beside it), two
+# a server agent (nginx, busybox httpd CGI, MariaDB and smtp-sink beside
+# it when those workloads exist), two
 # client agents and a controller find each other (--controller), sync
 # clocks, run the chain suite with the real http/smtp workloads, merge,
 # write the result, upload it to `benchboot collect`; then checks the
@@ -34,6 +35,10 @@ netns_spawn srv "$RUN_DIR/httpd.log" busybox httpd -f -p 10.77.0.1:8080 \
 	-h "$RUN_DIR/www"
 check "busybox httpd (CGI) on 10.77.0.1:8080, reachable from c1" \
 	wait_for 10 netns_exec c1 curl -sf http://10.77.0.1:8080/cgi-bin/hello
+if $BB help | grep -q '^  sql '; then
+	check "MariaDB on 10.77.0.1:3306" netns_mariadb srv 10.77.0.1 \
+		"$RUN_DIR/mariadb"
+fi
 if $BB help | grep -q '^  smtp-sink '; then
 	netns_spawn srv "$RUN_DIR/sink.log" $BB smtp-sink --json 10.77.0.1:25
 fi
@@ -125,7 +130,11 @@ check "tree and cgi steps complete" jqt '[.steps[] |
 check "cgi step got answers (requests > 0)" jqt '.steps[] |
 	select(.name == "http-cgi/c2") | .repeats[0].merged.http.counters.requests > 0' "$res"
 if $BB help | grep -q '^  sql '; then
-	skip "sql-mix needs MariaDB in the server namespace (not wired yet)"
+	check "sql-mix complete against MariaDB, statements > 0, no errors" \
+		jqt '.steps[] | select(.name == "sql-mix/c2") |
+		.complete_repeats == 1 and
+		.repeats[0].merged.sql.counters.statements > 0 and
+		([.repeats[0].merged.sql.errors[]] | add) == 0' "$res"
 else
 	check "sql-mix skipped: no client has the workload" jqt '.steps[] |
 		select(.name == "sql-mix/c2") | .skipped |

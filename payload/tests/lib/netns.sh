@@ -134,3 +134,29 @@ netns_docroot() {
 		>"$_nsr/cgi-bin/hello"
 	chmod +x "$_nsr/cgi-bin/hello"
 }
+
+# netns_mariadb NAME ADDR DIR: MariaDB in the namespace bound to ADDR:3306
+# (servers.sh's settings), fresh datadir under DIR; user bench / password
+# bench owns database bench.
+netns_mariadb() {
+	_nsn=$1 _nsa=$2 _nsd=$3
+	mkdir -p "$_nsd"
+	mariadb-install-db --no-defaults --user=root --datadir="$_nsd/data" \
+		--auth-root-authentication-method=normal --skip-test-db \
+		>"$_nsd/install.log" 2>&1 || return 1
+	netns_spawn "$_nsn" "$_nsd/stdout.log" mariadbd --no-defaults \
+		--user=root --datadir="$_nsd/data" --socket="$_nsd/sock" \
+		--port=3306 --bind-address="$_nsa" --pid-file="$_nsd/pid" \
+		--log-error="$_nsd/error.log" --skip-log-bin \
+		--innodb-buffer-pool-size=64M --max-connections=500 \
+		--innodb-flush-log-at-trx-commit=2
+	wait_for 60 mariadb-admin --no-defaults --socket="$_nsd/sock" -uroot \
+		ping || return 1
+	mariadb --no-defaults --socket="$_nsd/sock" -uroot <<'SQL'
+DELETE FROM mysql.global_priv WHERE User = '';
+CREATE USER 'bench'@'%' IDENTIFIED BY 'bench';
+CREATE DATABASE bench;
+GRANT ALL ON *.* TO 'bench'@'%';
+FLUSH PRIVILEGES;
+SQL
+}
