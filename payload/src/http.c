@@ -43,6 +43,7 @@ static const char *const http_err_names[HTTP_E_N] = {
 
 struct http_cfg {
 	unsigned threads, conns, pipeline;
+	unsigned refill_at;	/* closed loop: queue more at or below */
 	uint64_t duration, warmup, timeout, rate, seed;
 	int keepalive, json, head;
 	const char *method;
@@ -226,6 +227,11 @@ static void conn_issue(struct http_conn *c, uint64_t now)
 	uint64_t start;
 
 	if (c->state == C_IDLE)
+		return;
+	/* Closed-loop pipelining refills in batches once half the depth
+	 * is answered: one write per pipeline/2 requests instead of one
+	 * per response read, while at least half stay in flight. */
+	if (!cfg->rate && c->inflight > cfg->refill_at)
 		return;
 	while (c->inflight < cfg->pipeline) {
 		if (cfg->rate) {
@@ -670,6 +676,7 @@ static int parse_opts(int argc, char **argv, struct http_cfg *cfg,
 			 "%u threads", cfg->conns, cfg->threads);
 		return -EINVAL;
 	}
+	cfg->refill_at = cfg->pipeline - 1 - (cfg->pipeline - 1) / 2;
 	if (!cfg->keepalive && cfg->pipeline > 1) {
 		util_err("http", EINVAL, "--pipeline needs keep-alive");
 		return -EINVAL;

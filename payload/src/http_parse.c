@@ -4,6 +4,7 @@
  * as a fast one. */
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 #include "http_parse.h"
 
@@ -401,12 +402,87 @@ static int step(struct http_parse *p, unsigned ch)
 	return fail(p, "internal: bad parser state");
 }
 
+/* Fast Content-Length line: v points after the colon.  Returns the line's
+ * length with the value recorded, or 0 (cut short, invalid, conflicting:
+ * step() then takes it and words any error). */
+static size_t cl_line(struct http_parse *p, const unsigned char *c,
+		      const unsigned char *v, const unsigned char *lim)
+{
+	uint64_t cl = 0;
+	unsigned digits = 0;
+
+	while (v < lim && (*v == ' ' || *v == '\t'))
+		v++;
+	for (; v < lim && (unsigned)(*v - '0') <= 9 && digits < 15; v++, digits++)
+		cl = cl * 10 + (*v - '0');
+	while (v < lim && (*v == ' ' || *v == '\t'))
+		v++;
+	if (!digits || lim - v < 2 || v[0] != '\r' || v[1] != '\n' ||
+	    (p->cl_seen && p->cl != cl))
+		return 0;
+	p->cl = cl;
+	p->cl_seen = 1;
+	return (size_t)(v + 2 - c);
+}
+
+/* Fast path for a whole header line of no interest to framing ("Name:
+ * value" CR LF, all of it in the buffer and within the head limit):
+ * returns its length, or 0 to let step() take it byte by byte (a line
+ * cut by the buffer's end, a header we read, or anything invalid). */
+static size_t other_line(struct http_parse *p, const unsigned char *c,
+			 const unsigned char *end)
+{
+	const unsigned char *q = c, *lim = end;
+	size_t n;
+
+	if ((uint64_t)(end - c) > p->max_header - p->hdr_bytes)
+		lim = c + (p->max_header - p->hdr_bytes);
+	while (q < lim && tchar[*q])
+		q++;
+	if (q == lim || *q != ':')
+		return 0;
+	n = (size_t)(q - c);
+	if (n == 14 && strncasecmp((const char *)c, "content-length", 14)
+			== 0)
+		return cl_line(p, c, q + 1, lim);
+	if ((n == 17 && strncasecmp((const char *)c, "transfer-encoding", 17)
+			== 0) ||
+	    (n == 10 && strncasecmp((const char *)c, "connection", 10) == 0))
+		return 0;
+	for (q++; q < lim && textchar(*q); q++)
+		;
+	if (lim - q < 2 || q[0] != '\r' || q[1] != '\n')
+		return 0;
+	return (size_t)(q + 2 - c);
+}
+
+/* Fast status line "HTTP/1.x NNN" then SP or CR: returns the bytes taken
+ * (the reason phrase follows in state S_REASON), or 0 for step(). */
+static size_t status_line(struct http_parse *p, const unsigned char *c,
+			  const unsigned char *end)
+{
+	int st;
+
+	if (end - c < 13 || p->max_header - p->hdr_bytes < 13 ||
+	    memcmp(c, "HTTP/1.", 7) != 0 || (c[7] != '0' && c[7] != '1') ||
+	    c[8] != ' ' || (unsigned)(c[9] - '1') > 4 ||
+	    (unsigned)(c[10] - '0') > 9 ||
+	    (unsigned)(c[11] - '0') > 9 || (c[12] != ' ' && c[12] != '\r'))
+		return 0;
+	st = (c[9] - '0') * 100 + (c[10] - '0') * 10 + (c[11] - '0');
+	p->minor = (uint8_t)(c[7] - '0');
+	p->status = st;
+	p->state = c[12] == ' ' ? S_REASON : S_STATUS_LF;
+	return 13;
+}
+
 int http_parse_feed(struct http_parse *p, const char *buf, size_t len,
 		    size_t *used)
 {
 	const unsigned char *s = (const unsigned char *)buf, *c = s;
 	const unsigned char *end = s + len;
 	uint64_t n;
+	uint8_t st;
 	int rc;
 
 	*used = 0;
@@ -438,9 +514,48 @@ int http_parse_feed(struct http_parse *p, const char *buf, size_t len,
 			p->body_len += n;
 			break;
 		default:
+			/* st is read as one byte: step() has just stored
+			 * p->state, and a wider load of it would stall on
+			 * store forwarding every byte. */
+			st = p->state;
+			n = 0;
+			if (st == S_VER) {
+				if (p->tok_len == 0)
+					n = status_line(p, c, end);
+			} else if (st == S_HDR_START) {
+				if (tchar[*c])
+					n = other_line(p, c, end);
+			}
+			if (n) {
+				c += n;
+				p->pos += n;
+				p->hdr_bytes += (uint32_t)n;
+				break;
+			}
+			/* Runs of value bytes (most of a head) are skipped in
+			 * a tight loop rather than dispatched byte by byte;
+			 * a CR or a bad byte ends the run and goes to step(). */
+			if (st == S_REASON || st == S_TRAILER_VAL ||
+			    (st == S_VAL && p->hdr == H_OTHER)) {
+				const unsigned char *q = c, *lim = end;
+
+				if ((uint64_t)(end - c) >
+				    p->max_header - p->hdr_bytes)
+					lim = c + (p->max_header -
+						   p->hdr_bytes);
+				while (q < lim && textchar(*q))
+					q++;
+				if (q > c) {
+					n = (uint64_t)(q - c);
+					p->hdr_bytes += (uint32_t)n;
+					p->pos += n;
+					c = q;
+					break;
+				}
+			}
 			/* Heads and trailers are bounded: a server streaming
 			 * an endless header must not pin a connection. */
-			if (p->state < S_BODY_CL || p->state >= S_TRAILER_START) {
+			if (st < S_BODY_CL || st >= S_TRAILER_START) {
 				if (++p->hdr_bytes > p->max_header)
 					return fail(p, "header section too "
 						    "large");

@@ -1,0 +1,124 @@
+#!/bin/sh
+# http-vs-wrk.sh [SECONDS] [REPEATS]: `benchboot http` beside Debian's wrk
+# on one nginx serving a 4050-byte file on 127.0.0.1 (nginx pinned to
+# CPU 0, the client to CPU 1), runs alternating, medians of REPEATS (5).
+# Figures: client CPU per request (user + system from getrusage, via
+# /usr/bin/time, so both tools are measured the same way), requests/s,
+# and requests counted by nginx's stub_status beside the client's count.
+# Targets (issue 4): unpipelined CPU/request <= 0.8 x wrk's; --pipeline 8
+# <= 2.0 us/request; --rate holds the asked rate within 1 %.
+# Not a test: the figures depend on the machine and on what else runs.
+set -u
+secs=${1:-5}
+reps=${2:-5}
+conns=${CONNS:-32}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bb=${BENCHBOOT:-$top/out/x86_64/bin/benchboot}
+[ -x "$bb" ] || { echo "no benchboot at $bb (set BENCHBOOT)" >&2; exit 2; }
+for t in wrk nginx taskset jq /usr/bin/time; do
+	command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }
+done
+[ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs" >&2; exit 2; }
+
+O=${O:-$top/out}
+mkdir -p "$O/test-run"
+. "$top/payload/tests/lib/servers.sh"
+trap servers_stop EXIT INT TERM
+docroot=$RUN_DIR/www
+mkdir -p "$docroot"
+head -c 4050 /dev/zero | tr '\0' 'x' >"$docroot/index.html"
+NGINX_TASKSET="taskset -c 0"
+nginx_start "$docroot" || exit 1
+url=http://127.0.0.1:$NGINX_PORT/index.html
+
+# wrk pipelines the requests its script returns as one string.
+cat >"$RUN_DIR/pipeline8.lua" <<'LUA'
+init = function(args)
+	local r = {}
+	for i = 1, 8 do r[i] = wrk.format(nil, "/index.html") end
+	req = table.concat(r)
+end
+request = function() return req end
+LUA
+
+# one TOOL PIPELINE: one run; appends "cpu_us_per_req req_per_s
+# client_reqs nginx_reqs" to $RUN_DIR/TOOL.PIPELINE.
+one() {
+	s0=$(nginx_requests)
+	if [ "$1" = benchboot ]; then
+		extra=
+		[ "$2" -gt 1 ] && extra="--pipeline $2"
+		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
+			"$bb" http --json -t 1 -c "$conns" -d "${secs}s" $extra \
+			"$url" >"$RUN_DIR/out.json"
+		n=$(jq .counters.requests "$RUN_DIR/out.json")
+		el=$(jq .elapsed_s "$RUN_DIR/out.json")
+	else
+		extra=
+		[ "$2" -gt 1 ] && extra="-s $RUN_DIR/pipeline8.lua"
+		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
+			wrk -t 1 -c "$conns" -d "${secs}s" $extra "$url" \
+			>"$RUN_DIR/out.txt"
+		n=$(awk '/requests in/ { print $1 }' "$RUN_DIR/out.txt")
+		el=$(awk '/requests in/ { sub(/s,$/, "", $4); print $4 }' \
+			"$RUN_DIR/out.txt")
+	fi
+	s1=$(nginx_requests)
+	read -r u s <"$RUN_DIR/time"
+	echo "$u $s $n $el $((s1 - s0 - 1))" | awk '{
+		printf "%.3f %.0f %d %d\n", ($1 + $2) * 1e6 / $3, $3 / $4,
+			$3, $5 }' >>"$RUN_DIR/$1.$2"
+}
+
+# median FILE COLUMN
+median() {
+	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c }
+		END { print (NR % 2) ? v[(NR + 1) / 2] :
+			(v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+echo "# http-vs-wrk: nginx on CPU 0, client on CPU 1, -t 1 -c $conns," \
+	"${secs}s runs, median of $reps, $(date -u +%FT%TZ)"
+echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for p in 1 8; do
+	i=0
+	while [ $i -lt "$reps" ]; do
+		one benchboot $p
+		one wrk $p
+		i=$((i + 1))
+	done
+done
+printf "%-11s %-10s %12s %10s %12s %12s\n" case tool "cpu us/req" \
+	"req/s" "client reqs" "nginx reqs"
+for p in 1 8; do
+	for t in benchboot wrk; do
+		f=$RUN_DIR/$t.$p
+		printf "%-11s %-10s %12s %10s %12s %12s\n" "pipeline $p" $t \
+			"$(median "$f" 1)" "$(median "$f" 2)" \
+			"$(median "$f" 3)" "$(median "$f" 4)"
+	done
+	awk -v a="$(median "$RUN_DIR/benchboot.$p" 1)" \
+	    -v b="$(median "$RUN_DIR/wrk.$p" 1)" -v p=$p 'BEGIN {
+		printf "  pipeline %d: benchboot/wrk cpu per request %.2f\n",
+			p, a / b }'
+done
+echo "  (target: pipeline 1 ratio <= 0.80; pipeline 8 benchboot <= 2.0 us)"
+echo "# per-run rows (cpu us/req, req/s, client reqs, nginx reqs):"
+for f in "$RUN_DIR"/benchboot.* "$RUN_DIR"/wrk.*; do
+	echo "#   ${f##*/}: $(tr '\n' ';' <"$f")"
+done
+
+# Open loop: does --rate hold the asked rate?
+rate=${RATE:-20000}
+s0=$(nginx_requests)
+taskset -c 1 "$bb" http --json -t 1 -c "$conns" -d "${secs}s" \
+	--rate "$rate" "$url" >"$RUN_DIR/rate.json"
+s1=$(nginx_requests)
+jq -r --arg r "$rate" --arg n $((s1 - s0 - 1)) '
+	(.counters.requests / .elapsed_s) as $got |
+	"rate: asked \($r)/s, done \($got | floor)/s " +
+	"(\((($got / ($r | tonumber) - 1) * 100) * 100 | round / 100) %), " +
+	"p50 \(.latency.p50 / 1000 | floor) us, p99 " +
+	"\(.latency.p99 / 1000 | floor) us, client \(.counters.requests) " +
+	"nginx \($n)"' "$RUN_DIR/rate.json"
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
