@@ -102,15 +102,16 @@ qt_timeout() { echo $(($1 * QT_SLOW)); }
 
 # qt_start NAME QEMU-ARGS...: start one VM in the background; its serial
 # console goes to $QT_DIR/NAME.log.  Sets QT_LOG, QT_PID and QT_T0 (start
-# time in ms).
+# time in ms).  QT_WRAP (e.g. "ip netns exec NS") prefixes QEMU; it must
+# exec QEMU, so that QT_PID is QEMU's.
 qt_start() {
 	local name=$1
 	shift
 	QT_LOG=$QT_DIR/$name.log
 	: >"$QT_LOG"
 	QT_T0=$(date +%s%3N)
-	qemu-system-x86_64 -accel "$QT_ACCEL" -m 512 -smp 1 -display none \
-		-no-reboot -monitor none -serial "file:$QT_LOG" "$@" \
+	${QT_WRAP:-} qemu-system-x86_64 -accel "$QT_ACCEL" -m 512 -smp 1 \
+		-display none -no-reboot -monitor none -serial "file:$QT_LOG" "$@" \
 		>"$QT_DIR/$name.qemu.log" 2>&1 &
 	QT_PID=$!
 	QT_PIDS="$QT_PIDS $QT_PID"

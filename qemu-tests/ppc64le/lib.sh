@@ -1,0 +1,26 @@
+# ppc64le/lib.sh: the shared boot-test library (../lib.sh) on QEMU's pseries
+# machine (SLOF firmware, PowerVM's virtual devices).  Sourced by
+# qemu-tests/ppc64le/NNN_name/test.sh, which `make ARCH=ppc64le test` runs.
+#
+# POWER on an x86_64 host is software emulation only: no KVM probe.
+QT_ACCEL=tcg
+. "$(dirname "$0")/../../lib.sh"
+QT_KERNEL=$IMAGES/vmlinux
+QT_CONSOLE=console=hvc0
+
+# qt_start NAME QEMU-ARGS...: as ../lib.sh's, on qemu-system-ppc64
+# -M pseries; the serial console (SLOF's and the kernel's hvc0) goes to
+# $QT_DIR/NAME.log.
+qt_start() {
+	local name=$1
+	shift
+	QT_LOG=$QT_DIR/$name.log
+	: >"$QT_LOG"
+	QT_T0=$(date +%s%3N)
+	${QT_WRAP:-} qemu-system-ppc64 -M pseries -accel tcg -m 1024 -smp 1 \
+		-display none -vga none -no-reboot -monitor none \
+		-serial "file:$QT_LOG" "$@" >"$QT_DIR/$name.qemu.log" 2>&1 &
+	QT_PID=$!
+	QT_PIDS="$QT_PIDS $QT_PID"
+	echo "$*" >"$QT_DIR/$name.cmd"
+}
