@@ -859,17 +859,41 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 	}
 	agent_log("step %s: %d client(s), starts in %.0f ms", r->cur_step,
 		  part, (double)lead / 1e6);
-	/* Wait for every result; an agent that vanishes is recorded. */
+	/* Wait for every result; an agent that vanishes is recorded.  Clock
+	 * probes continue every 5 s so a long step follows drift too. */
 	deadline_wait = end + 60000000000ll;
-	for (;;) {
-		int waiting = 0;
+	{
+		uint64_t next_sync = util_mono_ns() + 5000000000ull;
 
-		for (i = 0; i < ncl; i++)
-			if (cl[i]->in_step && cl[i]->state == RP_READY)
-				waiting++;
-		if (!waiting || runner_now() > deadline_wait || *r->stop)
-			break;
-		runner_pump(r, 50);
+		for (;;) {
+			int waiting = 0;
+
+			for (i = 0; i < ncl; i++)
+				if (cl[i]->in_step && cl[i]->state == RP_READY)
+					waiting++;
+			if (!waiting || runner_now() > deadline_wait ||
+			    *r->stop)
+				break;
+			runner_pump(r, 50);
+			if (util_mono_ns() > next_sync) {
+				runner_sync(r, 1, 100);
+				next_sync = util_mono_ns() + 5000000000ull;
+			}
+		}
+	}
+	/* Whoever is still running past the deadline is told to stop, so
+	 * it is free for the next step. */
+	for (i = 0; i < ncl; i++) {
+		cJSON *ab;
+
+		if (!cl[i]->in_step || cl[i]->state != RP_READY)
+			continue;
+		ab = ctl_msg_new(CTL_ABORT);
+		if (!ab)
+			continue;
+		cJSON_AddStringToObject(ab, "step", r->cur_step);
+		ctl_conn_send(&cl[i]->c, ab);
+		cJSON_Delete(ab);
 	}
 	/* Collect. */
 	for (i = 0; i < ncl; i++) {
