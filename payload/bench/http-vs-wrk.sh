@@ -109,7 +109,7 @@ for f in "$RUN_DIR"/benchboot.* "$RUN_DIR"/wrk.*; do
 done
 
 # Open loop: does --rate hold the asked rate?
-rate=${RATE:-20000}
+rate=${RATE:-5000}
 s0=$(nginx_requests)
 taskset -c 1 "$bb" http --json -t 1 -c "$conns" -d "${secs}s" \
 	--rate "$rate" "$url" >"$RUN_DIR/rate.json"
