@@ -15,9 +15,10 @@ BUSYBOX=${BUSYBOX:-$O/$ARCH/busybox/busybox}
 . "$TOP/payload/tests/lib/tap.sh"
 
 QT_NAME=$(basename "$(dirname "$0")")
+case $QT_NAME in [0-9]*) ;; *) QT_NAME=adhoc ;; esac
 QT_DIR=$O/qemu-tests/$QT_NAME
 QT_PIDS=
-QT_PROBE_S=${QT_PROBE_S:-30}
+QT_PROBE_S=${QT_PROBE_S:-20}
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 rm -rf "$QT_DIR"
@@ -196,8 +197,8 @@ qt_ip() {
 
 # qt_mac N: a fixed MAC per test VM, so its derived id is known.
 qt_mac() { printf '52:54:00:bb:00:%02x' "$1"; }
-# qt_macid N: the id /init derives from qt_mac N.
-qt_macid() { printf 'bb-525400bb00%02x' "$1"; }
+# qt_macid N [ROLE]: the id /init derives from qt_mac N (ROLE-MAC).
+qt_macid() { printf '%s-525400bb00%02x' "${2:-client}" "$1"; }
 
 # qt_free_port: a TCP port free on 127.0.0.1.
 qt_free_port() {

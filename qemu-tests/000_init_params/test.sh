@@ -71,6 +71,8 @@ benchboot.controller=a:b:c|rc=1 |controller must be
 benchboot.controller=bad_host|rc=1 |controller must be
 benchboot.suite=ftp://x/y|rc=1 |'benchboot.suite=ftp://x/y': suite URL must be
 benchboot.suite=../etc|rc=1 |suite must be a NAME
+benchboot.suite=/results/suites/lab1|rc=0 role=client id= controller= suite=/results/suites/lab1 |-
+benchboot.suite=/results/../etc/x|rc=1 |suite PATH must be
 benchboot.upload=/results|rc=1 |'benchboot.upload=/results': upload must be an
 benchboot.suite="a b"|rc=1 |'benchboot.suite=a b': value must not contain spaces
 benchboot.upload=http://x/$(reboot)|rc=1 |value must not contain

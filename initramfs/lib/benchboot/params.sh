@@ -139,9 +139,16 @@ bb_params_parse() {
 					bb_params_err "$tok" "suite URL must be" \
 "http://, https:// or file://"
 				fi ;;
+			/*)
+				case $val in
+				*[!A-Za-z0-9._/-]* | */../* | */..)
+					bb_params_err "$tok" "suite PATH must be" \
+"absolute, of letters, digits, '.', '_', '-', '/', without '..'" ;;
+				*) BB_SUITE=$val ;;
+				esac ;;
 			*[!A-Za-z0-9._-]* | .*)
 				bb_params_err "$tok" "suite must be a NAME" \
-"(letters, digits, '.', '_', '-') or a URL" ;;
+"(letters, digits, '.', '_', '-'), an absolute PATH or a URL" ;;
 			*) BB_SUITE=$val ;;
 			esac ;;
 		upload)
