@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -568,6 +569,8 @@ static int agent_proc_spawn(struct agent_proc *p, const cJSON *argv,
 
 		setpgid(0, 0);
 		dup2(out[1], 1);
+		/* The default 50 us timer slack would be skew of our own. */
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 		while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts,
 				       NULL) == EINTR)
 			;

@@ -721,8 +721,11 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 	int ncl = 0, i, part = 0, lost = 0, failed = 0;
 	cJSON *clients, *procs[RUNNER_MAX_PEERS];
 	int64_t start, lead, end, deadline_wait;
-	int64_t lmin = INT64_MAX, lmax = INT64_MIN, rmin = INT64_MAX,
-		rmax = INT64_MIN;
+	int64_t lmin = INT64_MAX, lmax = INT64_MIN;
+	/* Workload start spread, per workload (a combined step mixes
+	 * workloads with and without warm-up): only across clients. */
+	struct { char w[32]; int64_t mn, mx; int n; } rs[16];
+	int nrs = 0, lclients = 0;
 	unsigned j;
 	char err[256];
 
@@ -916,6 +919,7 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 			continue;
 		}
 		recs = cJSON_AddArrayToObject(ce, "records");
+		lclients++;
 		cJSON_ArrayForEach(rr, cJSON_GetObjectItemCaseSensitive(res,
 								"records")) {
 			const cJSON *rec = cJSON_GetObjectItemCaseSensitive(
@@ -945,12 +949,28 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 				const cJSON *rt = cJSON_GetObjectItemCaseSensitive(
 					s, "realtime_ns");
 
-				if (cJSON_IsNumber(rt)) {
+				const cJSON *wn = cJSON_GetObjectItemCaseSensitive(
+					rec, "workload");
+				int k;
+
+				for (k = 0; k < nrs && cJSON_IsString(wn); k++)
+					if (strcmp(rs[k].w, wn->valuestring) == 0)
+						break;
+				if (cJSON_IsNumber(rt) && cJSON_IsString(wn) &&
+				    k < 16) {
 					int64_t t = (int64_t)rt->valuedouble -
 						    off;
 
-					rmin = t < rmin ? t : rmin;
-					rmax = t > rmax ? t : rmax;
+					if (k == nrs) {
+						snprintf(rs[k].w, sizeof(rs[k].w),
+							 "%s", wn->valuestring);
+						rs[k].mn = rs[k].mx = t;
+						rs[k].n = 0;
+						nrs++;
+					}
+					rs[k].mn = t < rs[k].mn ? t : rs[k].mn;
+					rs[k].mx = t > rs[k].mx ? t : rs[k].mx;
+					rs[k].n++;
 				}
 			}
 			if (runner_merge_record(acc, nacc, rec, err,
@@ -966,12 +986,18 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 	{
 		cJSON *sk = cJSON_AddObjectToObject(rep, "skew_ns");
 
-		if (lmax >= lmin)
+		int64_t rsk = -1;
+		int k;
+
+		/* A skew needs two clients to be one. */
+		if (lclients >= 2 && lmax >= lmin)
 			cJSON_AddNumberToObject(sk, "launch",
 						(double)(lmax - lmin));
-		if (rmax >= rmin)
-			cJSON_AddNumberToObject(sk, "record",
-						(double)(rmax - rmin));
+		for (k = 0; k < nrs; k++)
+			if (rs[k].n >= 2 && rs[k].mx - rs[k].mn > rsk)
+				rsk = rs[k].mx - rs[k].mn;
+		if (lclients >= 2 && rsk >= 0)
+			cJSON_AddNumberToObject(sk, "record", (double)rsk);
 	}
 	cJSON_AddItemToObject(rep, "series",
 			      runner_series_window(r, start, end + 1000000000ll));
