@@ -849,8 +849,8 @@ static void resp_query(struct mdns_responder *r, const struct mdns_msg *m,
 		resp_legacy(r, m, f, from, ans, extra);
 		return;
 	}
+	extra = resp_known(r, m, f, extra & ~ans);
 	ans = resp_known(r, m, f, ans);
-	extra &= ~ans;
 	if (!ans)
 		return;
 	if (all_qu) {
@@ -1142,6 +1142,10 @@ struct binst {
 	struct mdns_name name;
 	struct mdns_name target;
 	uint64_t expires;	/* PTR */
+	/* SRV: live responders refresh it with every answer to our PTR
+	 * re-queries (at most 60 s apart, TTL 120 s), so an agent that
+	 * died without a goodbye is dropped after 2 minutes, not 75. */
+	uint64_t srv_expires;
 	uint64_t last_query;
 	bool have_srv, have_txt, reported;
 	int ifindex;
@@ -1301,8 +1305,13 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 		switch (rr->type) {
 		case MDNS_TYPE_SRV:
 			in = br_inst(b, &rr->name, false);
-			if (!in || rr->ttl == 0)
+			if (!in)
 				break;
+			if (rr->ttl == 0) {	/* goodbye */
+				br_remove(b, (size_t)(in - b->inst));
+				break;
+			}
+			in->srv_expires = t + br_ttl_ms(rr->ttl, legacy);
 			in->have_srv = true;
 			in->target = rr->u.srv.target;
 			in->cur.port = rr->u.srv.port;
@@ -1405,7 +1414,10 @@ static void br_timers(struct mdns_browser *b)
 		b->oneshot = true;
 	}
 	for (size_t i = 0; i < b->ninst;) {
-		if (b->inst[i].expires && b->inst[i].expires < t)
+		const struct binst *in = &b->inst[i];
+
+		if ((in->expires && in->expires < t) ||
+		    (in->srv_expires && in->srv_expires < t))
 			br_remove(b, i);
 		else
 			i++;
