@@ -68,12 +68,17 @@ $(VMLINUZ): $(LINUX_UNPACKED)
 # (a small TFTP server or a 16 MB boot partition must take them).
 INITRAMFS := $(IMAGES)/initramfs.cpio.gz
 INITRAMFS_BUDGET_KB ?= 16384
-INITRAMFS_SRCS := $(shell find initramfs -type f 2>/dev/null)
+INITRAMFS_SRCS := $(shell find initramfs -type f 2>/dev/null) \
+	$(wildcard configs/suite/*.suite)
+IMAGE_RELEASE := benchboot $(BENCHBOOT_VERSION) $(ARCH) \
+	$(shell git describe --always --dirty 2>/dev/null) \
+	linux $(linux_VERSION) ($(LINUX_KVER))
 $(INITRAMFS): $(LINUX_UNPACKED) $(BUSYBOX) $(BENCHBOOT) $(INITRAMFS_SRCS) \
 		configs/modules-$(ARCH).list image/modules.sh \
 		image/mkinitramfs.sh | $(VMLINUZ)
 	@echo "  GEN     $@"
-	$(Q)TARGET_RUN="$(TARGET_RUN)" image/mkinitramfs.sh \
+	$(Q)TARGET_RUN="$(TARGET_RUN)" IMAGE_RELEASE="$(IMAGE_RELEASE)" \
+		image/mkinitramfs.sh \
 		$(BUILD)/initramfs $@ $(BUSYBOX) $(BENCHBOOT) $(LINUX_ROOT) \
 		$(LINUX_KVER) configs/modules-$(ARCH).list
 	$(Q)$(call image_size,$@)

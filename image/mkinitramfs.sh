@@ -4,7 +4,8 @@
 # link per applet, benchboot and the listed kernel modules, then write OUT
 # (newc cpio, gzip).  Needs no root: the one device node /init needs before
 # devtmpfs is up is written into a second cpio member by hand.
-# TARGET_RUN (environment) runs a target binary on the build host.
+# Environment: TARGET_RUN runs a target binary on the build host;
+# IMAGE_RELEASE is the one line written to /etc/benchboot-release.
 set -eu
 
 stage=$1 out=$2 busybox=$3 benchboot=$4 kroot=$5 kver=$6 modlist=$7
@@ -37,6 +38,14 @@ cp "$benchboot" bin/benchboot
 chmod 0755 bin/benchboot
 
 "$top/image/modules.sh" "$kroot" "$kver" "$modlist" "$stage"
+
+# The suites the agent looks for in /etc/benchboot/suite, and what this
+# image is (the agent records it in every result).
+mkdir -p etc/benchboot/suite
+for f in "$top"/configs/suite/*.suite; do
+	[ -f "$f" ] && cp "$f" etc/benchboot/suite/
+done
+echo "${IMAGE_RELEASE:-benchboot}" >etc/benchboot-release
 
 # cpio_node NAME MODE MAJOR MINOR: one newc header (and name) for a
 # device node; cpio_node TRAILER!!! 0 0 0 ends the archive.

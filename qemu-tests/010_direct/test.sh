@@ -1,20 +1,24 @@
 #!/bin/sh
 # 010_direct: QEMU boots vmlinuz + initramfs directly; DHCP gives the
-# address, the role and id come from the kernel command line, the
-# placeholder prints the configuration, benchboot.poweroff=1 powers off.
+# address, the role and id come from the kernel command line, the role
+# (agent, or the placeholder before there was one) gets the configuration,
+# and benchboot.poweroff=1 powers off when it ends (a controller given a
+# suite that does not exist ends at once).
 . "$(dirname "$0")/../lib.sh"
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"
 
 QT_CASE="direct boot"
 qt_start direct -kernel "$IMAGES/vmlinuz" \
 	-initrd "$IMAGES/initramfs.cpio.gz" \
-	-append "console=tty0 console=ttyS0,115200 benchboot.role=server benchboot.id=direct-1 benchboot.suite=smoke benchboot.poweroff=1" \
+	-append "console=tty0 console=ttyS0,115200 benchboot.role=controller benchboot.id=direct-1 benchboot.suite=nosuch-suite benchboot.poweroff=1" \
 	-nic "user,model=virtio-net-pci,mac=$(qt_mac 1)"
-if qt_ready server direct-1 30; then
+if qt_ready controller direct-1 30; then
 	check_eq "direct boot: DHCP address from QEMU's user network" \
 		"$(qt_ip)" 10.0.2.15
 	check "direct boot: the role got the parsed configuration" \
-		qt_wait "placeholder role.* role=server id=direct-1 .*suite=smoke .*poweroff=1" 10
+		qt_wait "(placeholder role.* role=controller id=direct-1 .*suite=nosuch-suite|^benchboot agent: .*nosuch-suite)" 10
+	check "direct boot: the role ended and /init powers off" \
+		qt_wait "role controller finished \(status [0-9]+\); powering off" 10
 	check "direct boot: benchboot.poweroff=1 powers off when the role ends" \
 		qt_exited "$(qt_timeout 15)"
 	check "direct boot: the power-off was clean (init ran its shutdown)" \

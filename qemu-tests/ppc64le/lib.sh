@@ -24,3 +24,7 @@ qt_start() {
 	QT_PIDS="$QT_PIDS $QT_PID"
 	echo "$*" >"$QT_DIR/$name.cmd"
 }
+
+# qt_tail: as ../lib.sh's, but ends with a newline even when the console
+# stopped mid-line (SLOF and GRUB prompts), so the next TAP line stands.
+qt_tail() { tail -n 15 "$QT_LOG" | sed -e 's/^/#   | /' -e '$a\'; }

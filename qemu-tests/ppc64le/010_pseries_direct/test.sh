@@ -11,11 +11,11 @@ qt_start direct -kernel "$QT_KERNEL" -initrd "$IMAGES/initramfs.cpio.gz" \
 	-append "$QT_CONSOLE benchboot.role=server benchboot.id=ppc-direct-1 benchboot.suite=smoke benchboot.poweroff=1" \
 	-netdev user,id=n0 -device "spapr-vlan,netdev=n0,mac=$(qt_mac 41)"
 if qt_ready server ppc-direct-1 40; then
-	check_eq "$QT_CASE: DHCP address over ibmveth" "$(qt_ip)" 10.0.2.15
+	# spapr-vlan is the only NIC: the lease proves ibmveth was loaded.
+	check_eq "$QT_CASE: DHCP address over spapr-vlan (ibmveth)" \
+		"$(qt_ip)" 10.0.2.15
 	check "$QT_CASE: the kernel is the pinned ppc64le one" \
 		grep -q 'Linux version .*powerpc64le' "$QT_LOG"
-	check "$QT_CASE: ibmveth drove the NIC" \
-		grep -q 'ibmveth' "$QT_LOG"
 	check "$QT_CASE: benchboot.poweroff=1 powers off when the role ends" \
 		qt_exited "$(qt_timeout 30)"
 fi
