@@ -950,6 +950,28 @@ static int agent_session_run(struct agent_session *s, int fd)
 				agent_log("step %s finished", s->run.step);
 				if (r && rc == 0)
 					rc = ctl_conn_send(&s->c, r);
+				if (rc == -EMSGSIZE) {
+					/* Say what happened rather than lose
+					 * the connection over it. */
+					cJSON *e;
+
+					cJSON_ArrayForEach(e,
+						cJSON_GetObjectItemCaseSensitive(
+							r, "records")) {
+						cJSON_DeleteItemFromObject(
+							e, "record");
+						cJSON_DeleteItemFromObject(
+							e, "error");
+						cJSON_AddStringToObject(e,
+							"error", "record over "
+							"the 1 MiB message "
+							"limit");
+					}
+					agent_log("step %s: records over the "
+						  "message limit, sent without "
+						  "them", s->run.step);
+					rc = ctl_conn_send(&s->c, r);
+				}
 				cJSON_Delete(r);
 				agent_run_free(&s->run);
 			}

@@ -171,17 +171,20 @@ static struct rpeer *runner_find(struct runner *r, const char *id)
 }
 
 /* A hello on connection p: the agent becomes ready, taking over an older
- * slot of the same id (a restarted or reconnected agent). */
-static int runner_hello(struct runner *r, struct rpeer *p,
-			const struct ctl_msg *m)
+ * slot of the same id (a restarted or reconnected agent).  Returns the
+ * slot that owns the connection now. */
+static struct rpeer *runner_hello(struct runner *r, struct rpeer *p,
+				  const struct ctl_msg *m)
 {
 	struct rpeer *old = runner_find(r, m->id);
 	const cJSON *w;
 	cJSON *wel;
 
 	if (p->state != RP_NEW) {
+		r->malformed++;
+		runner_event(r, "malformed_message", p->id, "second hello");
 		runner_peer_drop(r, p, "second hello on one connection");
-		return -EPROTO;
+		return p;
 	}
 	if (old && old != p) {
 		/* Keep the older slot (clock samples, step bookkeeping). */
@@ -213,15 +216,17 @@ static int runner_hello(struct runner *r, struct rpeer *p,
 	agent_log("%s %s joined from %s", p->role, p->id, p->addr);
 	wel = ctl_msg_new(CTL_WELCOME);
 	if (!wel)
-		return -ENOMEM;
+		return p;
 	cJSON_AddStringToObject(wel, "controller", r->o->id);
 	ctl_conn_send(&p->c, wel);
 	cJSON_Delete(wel);
-	return 0;
+	return p;
 }
 
-static void runner_handle(struct runner *r, struct rpeer *p, const char *line,
-			  size_t len)
+/* Handles one line from p; returns the slot owning p's connection
+ * afterwards (another one when a hello took over an older slot). */
+static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
+				   const char *line, size_t len)
 {
 	struct ctl_msg m;
 	char err[256];
@@ -234,7 +239,7 @@ static void runner_handle(struct runner *r, struct rpeer *p, const char *line,
 		runner_event(r, "malformed_message", p->id[0] ? p->id : p->addr,
 			     err);
 		runner_peer_drop(r, p, "malformed message");
-		return;
+		return p;
 	}
 	if (m.type != CTL_HELLO && p->state != RP_READY) {
 		snprintf(err, sizeof(err), "%s before hello",
@@ -247,7 +252,7 @@ static void runner_handle(struct runner *r, struct rpeer *p, const char *line,
 	}
 	switch (m.type) {
 	case CTL_HELLO:
-		runner_hello(r, p, &m);
+		p = runner_hello(r, p, &m);
 		break;
 	case CTL_TIME_RESP:
 		p->tq_out = 0;
@@ -279,6 +284,7 @@ static void runner_handle(struct runner *r, struct rpeer *p, const char *line,
 	}
 out:
 	ctl_msg_free(&m);
+	return p;
 }
 
 static void runner_accept(struct runner *r)
@@ -418,7 +424,7 @@ static void runner_pump(struct runner *r, int ms)
 					runner_peer_drop(r, p, why);
 					break;
 				}
-				runner_handle(r, p, line, len);
+				p = runner_handle(r, p, line, len);
 			}
 			if (rc != 0 && p->c.fd >= 0)
 				runner_peer_drop(r, p, rc == -EPIPE ?

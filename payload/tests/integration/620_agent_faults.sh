@@ -98,6 +98,9 @@ wait_for 30 grep -q "step http-static/c4/r1: 1 process" "$RUN_DIR/c2.log"
 sleep 1.2
 kids=$(ps -o pid= --ppid "$PID_c2")
 kill -9 "$PID_c2" $kids
+# The machine comes back: same id, it takes its old slot for repeat 2.
+netns_spawn c2 "$RUN_DIR/c2b.log" $BB agent --role=client \
+	--controller 10.77.0.2
 wait "$CTL"
 check_eq "controller A finished despite the lost client" $? 0
 resA=$(ls "$RUN_DIR"/spool/results/faults-*ctl-a*.json)
@@ -105,9 +108,9 @@ st='.steps[0]'
 check_eq "repeat 1 incomplete" "$(jq "$st.repeats[0].complete" "$resA")" false
 check "repeat 1 says why" jqt "$st.repeats[0].incomplete_reason |
 	test(\"1 client\")" "$resA"
-check_eq "repeat 2 complete with the remaining client" \
+check_eq "repeat 2 complete, with the rejoined client" \
 	"$(jq "$st.repeats[1].complete, ($st.repeats[1].clients | length)" \
-	"$resA" | tr '\n' ' ')" "true 1 "
+	"$resA" | tr '\n' ' ')" "true 2 "
 check_eq "stats over complete repeats only (n = 1)" \
 	"$(jq "$st.stats.http.requests_per_s.n" "$resA")" 1
 check_eq "step histogram = repeat 2's only" \
@@ -120,13 +123,15 @@ check_eq "malformed messages recorded" \
 check "malformed events name the reason" jqt '[.events[] |
 	select(.type == "malformed_message") | .detail] |
 	any(test("field \"v\": want 1")) and any(test("over 1048576"))' "$resA"
-check "c2 marked lost in the environment" jqt '.environment.hosts[] |
-	select(.id == "client-525400bb000c") | .lost == true' "$resA"
+check "agent_rejoined event for c2" jqt '[.events[] | select(.type ==
+	"agent_rejoined" and .id == "client-525400bb000c")] | length == 1' \
+	"$resA"
+check "c2 listed once in the environment, not lost" jqt '[.environment.hosts[] |
+	select(.id == "client-525400bb000c")] | length == 1 and
+	(.[0].lost | not)' "$resA"
 check "result A uploaded" cmp "$resA" "$RUN_DIR/collected/$(jq -r .id "$resA").json"
 
 # --- run B: the collector stopped during the upload, then restarted ----
-netns_spawn c2 "$RUN_DIR/c2b.log" $BB agent --role=client \
-	--controller 10.77.0.2
 netns_spawn ctl "$RUN_DIR/ctlB.log" $BB agent --role=controller \
 	--id ctl-b --suite "$SUITES/quick.suite" --spool "$RUN_DIR/spool" $UP
 CTL=$NETNS_LAST_PID
