@@ -128,11 +128,17 @@ static void conn_push_ready(struct smtp_conn *c)
  * this message (a 421 and the close after it) is the same event. */
 static void conn_count(struct smtp_conn *c, int cls)
 {
+	struct smtp_thr *t = c->t;
+
 	if (c->in_msg && c->failed >= 0)
 		return;
-	c->t->err[cls]++;
+	t->err[cls]++;
 	if (c->in_msg)
 		c->failed = cls;
+	else if (t->started < t->budget && t->end_ns == 0)
+		t->started++;	/* -n: a session lost before its message
+				 * is a failed attempt, or a dead server
+				 * would keep us here forever */
 }
 
 /* Ends the connection, counting error class cls (< 0: none).  The slot
