@@ -29,6 +29,16 @@
 char agent_log_id[64] = "agent";
 static volatile sig_atomic_t agent_stop;
 
+/* This agent's clock: CLOCK_REALTIME plus a deliberate error taken from
+ * $BENCHBOOT_CLOCK_OFFSET_NS, so tests on one host (where every namespace
+ * shares one clock) can check that offsets are estimated and applied. */
+static int64_t agent_clock_err;
+
+static int64_t agent_clock(void)
+{
+	return (int64_t)util_real_ns() + agent_clock_err;
+}
+
 void agent_log(const char *fmt, ...)
 {
 	char ts[32], msg[1024];
@@ -561,9 +571,11 @@ static int agent_proc_spawn(struct agent_proc *p, const cJSON *argv,
 		return -e;
 	}
 	if (p->pid == 0) {
+		/* start_at is on the agent's clock (see agent_clock). */
+		int64_t real_at = start_at - agent_clock_err;
 		struct timespec ts = {
-			.tv_sec = start_at / 1000000000,
-			.tv_nsec = start_at % 1000000000,
+			.tv_sec = real_at / 1000000000,
+			.tv_nsec = real_at % 1000000000,
 		};
 		int64_t now;
 
@@ -574,7 +586,7 @@ static int agent_proc_spawn(struct agent_proc *p, const cJSON *argv,
 		while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts,
 				       NULL) == EINTR)
 			;
-		now = (int64_t)util_real_ns();
+		now = agent_clock();
 		if (write(wake[1], &now, sizeof(now)) != sizeof(now))
 			_exit(126);
 		execv("/proc/self/exe", args);
@@ -604,7 +616,7 @@ static int agent_run_start(struct agent_run *r, const struct ctl_msg *m)
 			return rc;
 		r->nprocs++;
 	}
-	lead = m->start_at - (int64_t)util_real_ns();
+	lead = m->start_at - agent_clock();
 	{
 		const cJSON *to = cJSON_GetObjectItemCaseSensitive(m->json,
 								   "timeout_s");
@@ -801,7 +813,7 @@ static int agent_handle(struct agent_session *s, const char *line,
 		agent_log("accepted by controller %s", m.id);
 		break;
 	case CTL_TIME_REQ: {
-		int64_t t2 = (int64_t)util_real_ns();
+		int64_t t2 = agent_clock();
 
 		r = ctl_msg_new(CTL_TIME_RESP);
 		if (!r)
@@ -809,7 +821,7 @@ static int agent_handle(struct agent_session *s, const char *line,
 		cJSON_AddNumberToObject(r, "seq", (double)m.seq);
 		cJSON_AddNumberToObject(r, "t1", (double)m.t1);
 		cJSON_AddNumberToObject(r, "t2", (double)t2);
-		cJSON_AddNumberToObject(r, "t3", (double)util_real_ns());
+		cJSON_AddNumberToObject(r, "t3", (double)agent_clock());
 		rc = ctl_conn_send(&s->c, r);
 		cJSON_Delete(r);
 		break;
@@ -1222,6 +1234,9 @@ int agent_main(int argc, char **argv)
 		agent_usage(stderr);
 		return 2;
 	}
+	if (getenv("BENCHBOOT_CLOCK_OFFSET_NS"))
+		agent_clock_err = strtoll(getenv("BENCHBOOT_CLOCK_OFFSET_NS"),
+					  NULL, 10);
 	if (!o.id[0])
 		agent_identity(o.role, o.id, sizeof(o.id));
 	snprintf(agent_log_id, sizeof(agent_log_id), "%s", o.id);

@@ -50,11 +50,14 @@ netns_spawn col "$RUN_DIR/collect.log" $BB collect --dir "$RUN_DIR/collected" \
 check "collector up" wait_for 10 netns_exec col curl -sf \
 	-H 'Authorization: Bearer s3cret' http://10.77.0.3:8080/
 
-# Agents first, controller last: agents retry until it is there.
-for c in c1 c2; do
-	netns_spawn $c "$RUN_DIR/$c.log" $BB agent --role=client \
-		--controller 10.77.0.2 --once
-done
+# Agents first, controller last: agents retry until it is there.  The
+# namespaces share one clock, so each client is given a deliberate clock
+# error (+50 ms, -30 ms): the controller must measure it and start both
+# together anyway.
+netns_spawn c1 "$RUN_DIR/c1.log" env BENCHBOOT_CLOCK_OFFSET_NS=50000000 \
+	$BB agent --role=client --controller 10.77.0.2 --once
+netns_spawn c2 "$RUN_DIR/c2.log" env BENCHBOOT_CLOCK_OFFSET_NS=-30000000 \
+	$BB agent --role=client --controller 10.77.0.2 --once
 netns_spawn srv "$RUN_DIR/server.log" $BB agent --role=server \
 	--controller 10.77.0.2:7407 --once
 start=$(date +%s)
@@ -90,6 +93,14 @@ check_eq "every agent has a clock offset and rtt" \
 	"$(jq '[.environment.hosts[] | select(.role != "controller") |
 	select(.clock.offset_ns != null and .clock.rtt_ns > 0)] | length' \
 	"$res")" 3
+off() { jq ".environment.hosts[] | select(.id == \"$1\") |
+	.clock.offset_ns / 1000 | floor" "$res"; }
+o1=$(off client-525400bb000b) o2=$(off client-525400bb000c)
+diag "estimated offsets: c1 $o1 us (set +50000), c2 $o2 us (set -30000)"
+check "c1's +50 ms clock error measured within 1 ms" \
+	test "$o1" -ge 49000 -a "$o1" -le 51000
+check "c2's -30 ms clock error measured within 1 ms" \
+	test "$o2" -ge -31000 -a "$o2" -le -29000
 check_eq "peers found without timeout" \
 	"$(jq -r '.peers.timed_out' "$res")" false
 
@@ -155,7 +166,8 @@ if $BB help | grep -q '^  probe '; then
 fi
 # Start skew between the two clients, measured where they woke up.
 # The target is <= 1 ms; the median over steps is asserted (a loaded
-# 2-core CI machine can delay one wake-up), the maximum reported.
+# 2-core CI machine can delay one wake-up), the maximum reported.  The
+# clocks differ by 80 ms: without the offsets this would be 80 ms.
 skew=$(jq '.skew.launch_ns.median' "$res")
 diag "launch skew between clients: median $skew ns, max $(jq \
 	'.skew.launch_ns.max' "$res") ns; workload start skew max $(jq \
