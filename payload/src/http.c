@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -84,6 +85,8 @@ struct http_thread {
 	unsigned id;
 	pthread_t tid;
 	int epfd;
+	int tfd;		/* closed loop: wakes at the next deadline */
+	uint64_t armed;		/* deadline tfd is set to */
 	struct http_conn *conns;
 	unsigned nconns;
 	char *rbuf;
@@ -513,15 +516,40 @@ static void *thread_main(void *arg)
 			deadline = th->measure_start;
 		if (cfg->rate && slot_time(th, th->j) < deadline)
 			deadline = slot_time(th, th->j);
-		n = thread_wait(th, evs, now, deadline);
+		if (cfg->rate) {
+			n = thread_wait(th, evs, now, deadline);
+		} else {
+			/* A timerfd set once per deadline rather than an
+			 * epoll timeout: no hrtimer armed and cancelled on
+			 * every wait, which is dear in a VM. */
+			if (deadline != th->armed) {
+				struct itimerspec it = { .it_value = {
+					(time_t)(deadline / 1000000000u),
+					(long)(deadline % 1000000000u) } };
+
+				timerfd_settime(th->tfd, TFD_TIMER_ABSTIME,
+						&it, NULL);
+				th->armed = deadline;
+			}
+			n = epoll_wait(th->epfd, evs, HTTP_MAXEV, -1);
+		}
 		/* The one clock read of this batch. */
 		now = util_mono_ns();
 		if (!th->measuring && now >= th->measure_start)
 			thread_begin_measure(th);
 		if (now >= th->end || http_stop)
 			break;
-		for (i = 0; i < (unsigned)(n > 0 ? n : 0); i++)
-			conn_event(evs[i].data.ptr, evs[i].events, now);
+		for (i = 0; i < (unsigned)(n > 0 ? n : 0); i++) {
+			if (evs[i].data.ptr) {
+				conn_event(evs[i].data.ptr, evs[i].events,
+					   now);
+			} else {
+				uint64_t ticks;
+
+				if (read(th->tfd, &ticks, sizeof(ticks)) < 0)
+					(void)0;	/* cleared either way */
+			}
+		}
 		if (cfg->rate) {
 			while (slot_time(th, th->j) <= now) {
 				struct http_conn *c =
@@ -863,9 +891,19 @@ static int setup_threads(struct http_cfg *cfg, struct http_thread *ths,
 			th->t0 += (uint64_t)(th->interval * i / cfg->threads);
 		}
 		th->epfd = epoll_create1(EPOLL_CLOEXEC);
+		th->tfd = timerfd_create(CLOCK_MONOTONIC,
+					 TFD_NONBLOCK | TFD_CLOEXEC);
+		if (th->epfd >= 0 && th->tfd >= 0) {
+			struct epoll_event ev = { .events = EPOLLIN,
+						  .data.ptr = NULL };
+
+			if (epoll_ctl(th->epfd, EPOLL_CTL_ADD, th->tfd,
+				      &ev) != 0)
+				return -errno;
+		}
 		th->rbuf = malloc(HTTP_RBUF);
 		th->conns = calloc(th->nconns, sizeof(*th->conns));
-		if (th->epfd < 0 || !th->rbuf || !th->conns)
+		if (th->epfd < 0 || th->tfd < 0 || !th->rbuf || !th->conns)
 			return -ENOMEM;
 		for (k = 0; k < th->nconns; k++) {
 			struct http_conn *c = &th->conns[k];
@@ -903,6 +941,8 @@ static void free_threads(struct http_cfg *cfg, struct http_thread *ths)
 		free(th->rbuf);
 		if (th->epfd > 0)
 			close(th->epfd);
+		if (th->tfd > 0)
+			close(th->tfd);
 	}
 	free(ths);
 }
