@@ -1,0 +1,81 @@
+#!/bin/sh
+# sql-vs-sysbench.sh [SECONDS]: `benchboot sql --workload=point-select`
+# beside Debian's `sysbench oltp_point_select` on one private MariaDB
+# (mariadbd pinned to CPU 0, the client to CPU 1), over TCP on 127.0.0.1,
+# at 1 and 16 connections.  Figures: queries counted by the server
+# (Com_select + Com_stmt_execute), queries/s, and client CPU per query
+# (user + system from getrusage, via /usr/bin/time, the same for both).
+# sysbench runs twice: its default (prepared statements, as the issue's
+# reference figures) and --db-ps-mode=disable (plain queries, as ours).
+# Target (issue 5): our CPU/query <= 0.5 x sysbench's.
+# Not a test: the figures depend on the machine and on what else runs.
+set -u
+secs=${1:-10}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bb=${BENCHBOOT:-$top/out/x86_64/bin/benchboot}
+[ -x "$bb" ] || { echo "no benchboot at $bb (set BENCHBOOT)" >&2; exit 2; }
+for t in sysbench mariadbd taskset jq /usr/bin/time; do
+	command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }
+done
+[ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs" >&2; exit 2; }
+
+O=${O:-$top/out}
+mkdir -p "$O/test-run"
+. "$top/payload/tests/lib/servers.sh"
+trap servers_stop EXIT INT TERM
+mariadb_start >/dev/null || exit 1
+taskset -a -p -c 0 "$(cat "$RUN_DIR/mariadb/mysqld.pid")" >/dev/null
+M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B"
+queries() {
+	$M -e "SHOW GLOBAL STATUS WHERE Variable_name IN
+		('Com_select', 'Com_stmt_execute')" | awk '{s += $2} END {print s}'
+}
+rows=10000
+sb="sysbench oltp_point_select --db-driver=mysql --mysql-host=127.0.0.1
+	--mysql-port=$MARIADB_PORT --mysql-user=bench --mysql-password=bench
+	--mysql-db=bench --tables=1 --table-size=$rows"
+$sb prepare >/dev/null || exit 1
+
+# one TOOL CONNS: prints "TOOL CONNS queries q/s cpu_s us/query".
+one() {
+	q0=$(queries)
+	case $1 in
+	benchboot)
+		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
+			"$bb" sql --workload=point-select -t 1 -c "$2" \
+			-d "${secs}s" --rows $rows --host 127.0.0.1 \
+			--port "$MARIADB_PORT" --user bench --password bench \
+			--db bench --json >"$RUN_DIR/out.json"
+		el=$(jq .elapsed_s "$RUN_DIR/out.json")
+		;;
+	sysbench*)
+		ps=auto
+		[ "$1" = sysbench-text ] && ps=disable
+		s=$(date +%s.%N)
+		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
+			$sb --threads="$2" --time="$secs" --db-ps-mode=$ps \
+			run >"$RUN_DIR/sb.out"
+		el=$(echo "$(date +%s.%N) $s" | awk '{print $1 - $2}')
+		;;
+	esac
+	q1=$(queries)
+	awk -v t="$1" -v c="$2" -v n=$((q1 - q0)) -v el="$el" \
+		'{cpu = $1 + $2; printf "%-14s %5d %10d %10.0f %8.2f %8.2f\n",
+		  t, c, n, n / el, cpu, n ? cpu * 1e6 / n : 0}' "$RUN_DIR/time"
+}
+
+echo "# sql point-select vs sysbench oltp_point_select: ${secs}s per run,"
+echo "# MariaDB $($M -e 'SELECT VERSION()'), $rows rows, server CPU 0,"
+echo "# client CPU 1; queries counted by the server."
+printf "%-14s %5s %10s %10s %8s %8s\n" tool conns queries "q/s" cpu_s \
+	"us/query"
+for c in 1 16; do
+	for tool in benchboot sysbench sysbench-text; do
+		one $tool $c
+	done | tee "$RUN_DIR/res.$c"
+	awk -v c=$c '$1 == "benchboot" {b = $6} $1 == "sysbench" {s = $6}
+		$1 == "sysbench-text" {x = $6}
+		END {printf "# %d conns: benchboot/sysbench CPU per query %.2f" \
+			" (text protocol: %.2f); target <= 0.5\n", c,
+			s ? b / s : 0, x ? b / x : 0}' "$RUN_DIR/res.$c"
+done
