@@ -5,6 +5,9 @@
 # package a line with version and sha256 (configs/server/packages.lock),
 # written by `make pins` through image/deps/pin-list.sh.
 
+# The server tests type into a VM's console and read its versions file.
+TEST_PACKAGES += socat jq
+
 SERVER_CONF := configs/server
 SERVER_LOCK := $(SERVER_CONF)/packages.lock
 SERVER_OVERLAY := $(IMAGES)/server-overlay.cpio.gz

@@ -6,8 +6,10 @@
 # user-net port forwards on 127.0.0.1: the 4050-byte page, a tree file and
 # the CGI over HTTP, `benchboot sql-ping` as bench/bench, an SMTP exchange
 # into a local maildir, and relay mail that reaches a `benchboot smtp-sink`
-# on the host once server-relay (typed into a debug shell on a second
-# serial port) names it.
+# on the host once server-relay (typed into the debug shell on the serial
+# console) names it.
+# QT_EXTRA_INITRD: more archives appended after the overlay (a developer's
+# patch of the base, e.g. a newer benchboot, without rebuilding images).
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/payload/tests/lib/servers.sh"
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz" \
@@ -27,12 +29,22 @@ mkdir -p "$QT_DIR/sink"
 SINK_PID=$!
 
 QT_CASE="server stack"
-# ttyS1 gets a debug shell (benchboot.debug=1) that the test types into;
-# ttyS0, the last console=, stays /dev/console and the log.
-qt_start server -m 1024 -kernel "$IMAGES/vmlinuz" -initrd "$QT_DIR/initrd.gz" \
-	-append "console=ttyS1,115200 console=ttyS0,115200 benchboot.role=server benchboot.id=srv-1 benchboot.debug=1" \
-	-serial "unix:$QT_DIR/shell.sock,server=on,wait=off" \
-	-nic "user,model=virtio-net-pci,mac=$(qt_mac 1),hostfwd=tcp:127.0.0.1:$HP-:80,hostfwd=tcp:127.0.0.1:$SP-:3306,hostfwd=tcp:127.0.0.1:$MP-:25"
+# As qt_start, but the serial console is a socket the test can type into
+# (benchboot.debug=1 puts a shell on it); QEMU logs everything the guest
+# writes to $QT_LOG whether or not the socket is connected.
+QT_LOG=$QT_DIR/server.log
+: >"$QT_LOG"
+QT_T0=$(date +%s%3N)
+qemu-system-x86_64 -accel "$QT_ACCEL" -m 1024 -smp 1 -display none \
+	-no-reboot -monitor none \
+	-chardev "socket,id=con,path=$QT_DIR/console.sock,server=on,wait=off,logfile=$QT_LOG" \
+	-serial chardev:con \
+	-kernel "$IMAGES/vmlinuz" -initrd "$QT_DIR/initrd.gz" \
+	-append "console=ttyS0,115200 benchboot.role=server benchboot.id=srv-1 benchboot.debug=1" \
+	-nic "user,model=virtio-net-pci,mac=$(qt_mac 1),hostfwd=tcp:127.0.0.1:$HP-:80,hostfwd=tcp:127.0.0.1:$SP-:3306,hostfwd=tcp:127.0.0.1:$MP-:25" \
+	>"$QT_DIR/server.qemu.log" 2>&1 &
+QT_PID=$!
+QT_PIDS="$QT_PIDS $QT_PID"
 
 if ! qt_ready server srv-1 90; then
 	grep -E 'server-start|BENCHBOOT-(ERROR|STOPPED)' "$QT_LOG" |
@@ -40,6 +52,7 @@ if ! qt_ready server srv-1 90; then
 	tap_done
 	exit 1
 fi
+READY_MS=$QT_MS
 # READY after the stack: the "up" line precedes it in the console log.
 up=$(grep -n 'server-start: up:' "$QT_LOG" | head -n 1 | cut -d: -f1)
 ready=$(grep -n '^BENCHBOOT-READY' "$QT_LOG" | head -n 1 | cut -d: -f1)
@@ -72,11 +85,11 @@ check "smtp: a foreign domain is refused" \
 
 # The relay: QEMU's user net shows the host's 127.0.0.1 as 10.0.2.2.
 shell() {
-	printf '%s\n' "$*" | socat -t 2 - "UNIX-CONNECT:$QT_DIR/shell.sock" \
+	printf '%s\n' "$*" | socat -t 2 - "UNIX-CONNECT:$QT_DIR/console.sock" \
 		>>"$QT_DIR/shell.log" 2>&1
 }
 shell ""
-shell "/usr/lib/benchboot/server-relay 10.0.2.2:$RP >/dev/ttyS0 2>&1"
+shell "/usr/lib/benchboot/server-relay 10.0.2.2:$RP 2>&1"
 if qt_wait 'server-relay: relay.test -> 10.0.2.2' "$(qt_timeout 20)"; then
 	ok "relay: server-relay pointed relay.test at the host's sink"
 else
@@ -94,14 +107,15 @@ while [ "$(ls "$QT_DIR/sink" | wc -l)" -lt 3 ] &&
 done
 check_eq "relay: the host's smtp-sink received the 3 mails" \
 	"$(ls "$QT_DIR/sink" | wc -l)" 3
-shell "ls /srv/mail/user1/new | wc -l | sed 's/^/MAILDIR-USER1 /' >/dev/ttyS0"
-qt_wait 'MAILDIR-USER1 ' "$(qt_timeout 10)"
+# Markers the echoed command line cannot match ("=$(" vs "=2").
+shell 'echo "MAILDIR-USER1=$(ls /srv/mail/user1/new | wc -l)"'
+qt_wait 'MAILDIR-USER1=[0-9]' "$(qt_timeout 10)"
 check_eq "smtp: user1's maildir holds the 2 mails" \
-	"$(grep -a 'MAILDIR-USER1 ' "$QT_LOG" | tail -n 1 | tr -d '\r' |
-		awk '{print $2}')" 2
-shell "sed 's/^/VERSIONS /' /run/benchboot/server-versions.json | tr -d '\n' >/dev/ttyS0; echo >/dev/ttyS0"
-qt_wait 'VERSIONS ' "$(qt_timeout 10)"
-grep -a 'VERSIONS ' "$QT_LOG" | tail -n 1 | sed 's/VERSIONS //g' | tr -d '\r' \
+	"$(grep -a 'MAILDIR-USER1=[0-9]' "$QT_LOG" | tail -n 1 | tr -d '\r' |
+		sed 's/.*MAILDIR-USER1=//')" 2
+shell 'echo "VERSIONS=$(tr -d "\n" </run/benchboot/server-versions.json)"'
+qt_wait 'VERSIONS=\{' "$(qt_timeout 10)"
+grep -a 'VERSIONS={' "$QT_LOG" | tail -n 1 | tr -d '\r' | sed 's/.*VERSIONS=//' \
 	>"$QT_DIR/versions.json"
 check "versions: Apache, MariaDB and Postfix recorded with their packages" \
 	jq -e '(.apache.version | startswith("Apache/2.4")) and
@@ -109,5 +123,5 @@ check "versions: Apache, MariaDB and Postfix recorded with their packages" \
 		(.postfix.version | test("^3\\.")) and
 		([.apache, .mariadb, .postfix] | all(.package_version | length > 0))' \
 	"$QT_DIR/versions.json" >/dev/null
-diag "server stack READY after $(qt_secs $QT_MS) s ($QT_ACCEL)"
+diag "server stack READY after $(qt_secs $READY_MS) s ($QT_ACCEL)"
 tap_done
