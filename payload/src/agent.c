@@ -374,7 +374,8 @@ int agent_discover(uint64_t timeout_ns, char *out, size_t outlen)
 
 /* --- series producers (server role) ---------------------------------- */
 
-int agent_series_start(struct agent_series *s, const char *source)
+int agent_series_start(struct agent_series *s, const char *source,
+		       const char *procs)
 {
 	int pfd[2];
 	pid_t pid;
@@ -391,7 +392,8 @@ int agent_series_start(struct agent_series *s, const char *source)
 		return -errno;
 	}
 	if (pid == 0) {
-		char *argv[] = { "benchboot", (char *)source, "--json", NULL };
+		char *argv[] = { "benchboot", (char *)source, "--json",
+				 procs ? "--proc" : NULL, (char *)procs, NULL };
 		int devnull = open("/dev/null", O_RDONLY);
 
 		dup2(pfd[1], 1);
@@ -1049,7 +1051,8 @@ static int agent_peer_loop(const struct agent_opts *o)
 					  "no %s series", srcs[i], srcs[i]);
 				continue;
 			}
-			if (agent_series_start(&series[s.nseries], srcs[i]) == 0)
+			if (agent_series_start(&series[s.nseries], srcs[i],
+					       i == 0 ? o->procs : NULL) == 0)
 				s.nseries++;
 		}
 		cJSON_Delete(w);
@@ -1097,7 +1100,7 @@ static void agent_usage(FILE *out)
 "         [--suite NAME|PATH|URL] [--suite-dir DIR] [--set KEY=VALUE]...\n"
 "         [--upload URL] [--token T] [--spool DIR] [--upload-deadline S]\n"
 "         [--upload-timeout S]\n"
-"         [--peers N] [--wait S] [--once] [--no-series]\n"
+"         [--peers N] [--wait S] [--once] [--no-series] [--procs LIST]\n"
 "See docs/agent.md.\n");
 }
 
@@ -1120,11 +1123,13 @@ int agent_main(int argc, char **argv)
 		{ "wait", required_argument, NULL, 'w' },
 		{ "once", no_argument, NULL, '1' },
 		{ "no-series", no_argument, NULL, 'N' },
+		{ "procs", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct agent_opts o = {
 		.peers = -1, .wait_ns = -1, .upload_timeout_s = 30,
+		.procs = AGENT_SAMPLE_PROCS,
 	};
 	struct sigaction sa = { .sa_handler = agent_on_signal };
 	uint64_t v;
@@ -1216,6 +1221,9 @@ int agent_main(int argc, char **argv)
 			break;
 		case 'N':
 			o.no_series = 1;
+			break;
+		case 'P':
+			o.procs = optarg;
 			break;
 		case 'h':
 			agent_usage(stdout);

@@ -30,6 +30,7 @@ struct agent_opts {
 	long upload_timeout_s;		/* one upload attempt: 30 s */
 	int once;			/* client/server: exit after done */
 	int no_series;			/* server: no probe/sampler */
+	const char *procs;		/* server: sampler --proc list */
 	int local_server;		/* controller is also the server */
 };
 
@@ -68,9 +69,15 @@ struct agent_series {
 	uint64_t lines, dropped;
 };
 
-/* Starts `benchboot SOURCE --json` with stdout piped.  Returns 0 or a
- * negative errno. */
-int agent_series_start(struct agent_series *s, const char *source);
+/* The services whose RSS and CPU the server's sampler follows by
+ * default (the reference stack and the usual alternatives). */
+#define AGENT_SAMPLE_PROCS \
+	"apache2,httpd,nginx,mariadbd,mysqld,master,smtpd,cleanup,qmgr"
+
+/* Starts `benchboot SOURCE --json` (plus `--proc PROCS` when procs is
+ * not NULL) with stdout piped.  Returns 0 or a negative errno. */
+int agent_series_start(struct agent_series *s, const char *source,
+		       const char *procs);
 
 /* Reads what the pipe holds and calls cb for each complete line that
  * parses as a JSON object (cb takes ownership of rec).  Returns 0, or

@@ -1403,7 +1403,8 @@ int runner_main(struct agent_opts *o, volatile sig_atomic_t *stop)
 		for (i = 0; i < 2; i++)
 			if (agent_has_workload(w, srcs[i]) &&
 			    agent_series_start(&r.local_series[r.nlocal_series],
-					       srcs[i]) == 0)
+					       srcs[i], i == 0 ? o->procs :
+					       NULL) == 0)
 				r.nlocal_series++;
 		cJSON_Delete(w);
 	}

@@ -159,6 +159,8 @@ fi
 if $BB help | grep -q '^  sample '; then
 	check "sampler series attached to http-static" jqt "$st |
 		.repeats[0].series.sample | length >= 1" "$res"
+	check "sampler follows the server's nginx (RSS > 0)" jqt "$st |
+		.repeats[0].series.sample[0].procs.nginx.rss_kb > 0" "$res"
 fi
 if $BB help | grep -q '^  probe '; then
 	check "probe series attached to http-static" jqt "$st |
