@@ -433,6 +433,9 @@ int agent_series_read(struct agent_series *s,
 		if (n <= 0) {
 			close(s->fd);
 			s->fd = -1;
+			agent_log("'benchboot %s' ended after %llu records: no "
+				  "more %s series", s->source,
+				  (unsigned long long)s->lines, s->source);
 			return -EPIPE;
 		}
 		s->len += (size_t)n;

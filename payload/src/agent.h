@@ -72,7 +72,7 @@ struct agent_series {
 /* The services whose RSS and CPU the server's sampler follows by
  * default (the reference stack and the usual alternatives). */
 #define AGENT_SAMPLE_PROCS \
-	"apache2,httpd,nginx,mariadbd,mysqld,master,smtpd,cleanup,qmgr"
+	"apache2,httpd,nginx,mariadbd,mysqld,master,smtpd,qmgr"
 
 /* Starts `benchboot SOURCE --json` (plus `--proc PROCS` when procs is
  * not NULL) with stdout piped.  Returns 0 or a negative errno. */
