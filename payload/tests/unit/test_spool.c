@@ -1,0 +1,104 @@
+/* test_spool.c: the result spool: atomic put, pending queue, delivery to
+ * a file:// target, a failing target keeps results pending, a repeated
+ * delivery stores one copy; suite loading through a file:// URL. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "spool.h"
+#include "suite.h"
+#include "tap.h"
+
+static int file_eq(const char *path, const char *want)
+{
+	char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return strcmp(buf, want) == 0;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/bb-spool-test.XXXXXX", path[512], url[600],
+	     err[512];
+	const char *top = getenv("TOP");
+	struct suite s;
+	int rc;
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (!mkdtemp(dir)) {
+		tap_ok(0, "mkdtemp");
+		return tap_done();
+	}
+	snprintf(path, sizeof(path), "%s/spool", dir);
+	rc = spool_put(path, "r1", "{\"id\":\"r1\"}", 11, 1, err, sizeof(err));
+	TAP_EQ_INT(rc, 0, "put r1 (queued)");
+	rc = spool_put(path, "r2", "{\"id\":\"r2\"}", 11, 1, err, sizeof(err));
+	TAP_EQ_INT(rc, 0, "put r2 (queued)");
+	rc = spool_put(path, "r3", "{\"id\":\"r3\"}", 11, 0, err, sizeof(err));
+	TAP_EQ_INT(rc, 0, "put r3 (kept, not queued)");
+	TAP_EQ_INT(spool_pending(path), 2, "two pending");
+	snprintf(url, sizeof(url), "%s/spool/results/r1.json", dir);
+	tap_ok(file_eq(url, "{\"id\":\"r1\"}"), "results/r1.json holds it");
+
+	/* A target that cannot be written: nothing leaves pending. */
+	rc = spool_flush(path, "file:///proc/no/such/dir", NULL, 5, err,
+			 sizeof(err));
+	TAP_EQ_INT(rc, 2, "failing target: both still pending");
+	tap_ok(strstr(err, "/proc/no/such/dir") != NULL,
+	       "failure names the target");
+	TAP_EQ_INT(spool_pending(path), 2, "pending untouched");
+
+	snprintf(url, sizeof(url), "file://%s/usb", dir);
+	rc = spool_flush(path, url, NULL, 5, err, sizeof(err));
+	TAP_EQ_INT(rc, 0, "file:// target: all delivered");
+	TAP_EQ_INT(spool_pending(path), 0, "nothing pending");
+	snprintf(url, sizeof(url), "%s/usb/r2.json", dir);
+	tap_ok(file_eq(url, "{\"id\":\"r2\"}"), "r2 delivered intact");
+	snprintf(url, sizeof(url), "%s/usb/r3.json", dir);
+	tap_ok(access(url, F_OK) != 0, "unqueued r3 not delivered");
+	snprintf(url, sizeof(url), "%s/spool/results/r1.json", dir);
+	tap_ok(access(url, F_OK) == 0, "results/ keeps delivered results");
+
+	/* Delivering the same id again replaces it with the same bytes. */
+	snprintf(url, sizeof(url), "file://%s/usb", dir);
+	snprintf(path, sizeof(path), "%s/spool/results/r1.json", dir);
+	rc = spool_upload(url, NULL, "r1", path, 5, err, sizeof(err));
+	TAP_EQ_INT(rc, 0, "re-delivery is harmless");
+	snprintf(path, sizeof(path), "%s/usb/r1.json", dir);
+	tap_ok(file_eq(path, "{\"id\":\"r1\"}"), "one intact copy");
+
+	/* An unreachable HTTP collector: -EIO with the reason. */
+	snprintf(path, sizeof(path), "%s/spool/results/r1.json", dir);
+	rc = spool_upload("http://127.0.0.1:1/results/", NULL, "r1", path, 5,
+			  err, sizeof(err));
+	TAP_EQ_INT(rc, -EIO, "refused connection is -EIO");
+	tap_ok(strstr(err, "127.0.0.1:1/results/r1.json") != NULL,
+	       "error names the URL with the id");
+
+	/* Suites through a URL (libcurl, file://). */
+	snprintf(url, sizeof(url), "file://%s/configs/suite/smoke.suite",
+		 top ? top : getcwd(path, sizeof(path)));
+	rc = suite_load(url, NULL, &s, err, sizeof(err));
+	if (!tap_ok(rc == 0, "suite loads from a file:// URL"))
+		printf("#   %s\n", err);
+	if (rc == 0) {
+		TAP_EQ_STR(s.name, "smoke", "its name");
+		suite_free(&s);
+	}
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		tap_ok(0, "cleanup");
+	return tap_done();
+}
