@@ -94,14 +94,18 @@ $(INITRAMFS): $(LINUX_UNPACKED) $(BUSYBOX) $(BENCHBOOT) $(INITRAMFS_SRCS) \
 # The ISO: grub-mkrescue makes one image that boots as a CD and as a disk,
 # on BIOS (El Torito + MBR) and UEFI (EFI system partition).
 ISO := $(IMAGES)/benchboot-$(ARCH).iso
-# $(call iso_tree,DIR): the file tree both images hold.
+# $(call iso_tree,DIR): the file tree both images hold.  The server entry
+# also loads the server overlay (image/deps/server.mk), when ARCH has one.
+server_initrd = $(if $(SERVER_OVERLAY),$(1)$(notdir $(SERVER_OVERLAY)))
 iso_tree = rm -rf $(1) && mkdir -p $(1)/boot/grub && \
-	cp $(VMLINUZ) $(INITRAMFS) $(1)/boot/ && \
+	cp $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) $(1)/boot/ && \
+	SERVER_INITRD=$(call server_initrd,/boot/) \
 	netboot/menu.sh grub /boot/$(KERNEL_FILE) /boot/initramfs.cpio.gz \
 		>$(1)/boot/grub/grub.cfg
 # Default platforms: the host's i386-pc and x86_64-efi.
 GRUB_MKRESCUE := grub-mkrescue $(if $(GRUB_PLATFORM),-d $(GRUB_LIB)/$(GRUB_PLATFORM))
-$(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk $(GRUB_TARGET)
+$(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk $(GRUB_TARGET) \
+		$(SERVER_OVERLAY)
 	@echo "  ISO     $@"
 	$(Q)$(call iso_tree,$(BUILD)/iso)
 	$(Q)$(GRUB_MKRESCUE) -o $@.tmp $(BUILD)/iso -- -volid BENCHBOOT \
@@ -116,7 +120,7 @@ $(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk $(GRUB_TARGET)
 USB_IMG := $(IMAGES)/benchboot-$(ARCH).img
 USB_RESULTS_MB := 64
 $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
-		image/README-results.txt $(GRUB_TARGET)
+		image/README-results.txt $(GRUB_TARGET) $(SERVER_OVERLAY)
 	@echo "  USB     $@"
 	$(Q)$(call iso_tree,$(BUILD)/usb)
 	$(Q)rm -f $(BUILD)/bbresults.fat
@@ -137,20 +141,23 @@ $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 NETBOOT := $(IMAGES)/netboot
 NETBOOT_STAMP := $(STAMPS)/netboot
 $(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
-		$(GRUB_TARGET)
+		$(GRUB_TARGET) $(SERVER_OVERLAY)
 	@echo "  NETBOOT $(NETBOOT)"
 	$(Q)rm -rf $(NETBOOT) && mkdir -p $(NETBOOT)/pxelinux.cfg
-	$(Q)cp $(VMLINUZ) $(INITRAMFS) $(NETBOOT)/
+	$(Q)cp $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) $(NETBOOT)/
 	$(Q)$(if $(NETBOOT_LOADERS),cp $(NETBOOT_LOADERS) $(NETBOOT)/)
-	$(Q)netboot/menu.sh pxelinux $(KERNEL_FILE) initramfs.cpio.gz \
+	$(Q)SERVER_INITRD=$(call server_initrd,) \
+		netboot/menu.sh pxelinux $(KERNEL_FILE) initramfs.cpio.gz \
 		>$(NETBOOT)/pxelinux.cfg/default
 	$(Q)grub-mknetdir --net-directory=$(NETBOOT) --subdir=grub \
 		-d $(GRUB_LIB)/$(GRUB_NET_PLATFORM) >$(BUILD)/netboot.log 2>&1 || \
 		{ echo "error: grub-mknetdir failed, see $(BUILD)/netboot.log" >&2; \
 		  exit 1; }
-	$(Q)netboot/menu.sh grub /$(KERNEL_FILE) /initramfs.cpio.gz \
+	$(Q)SERVER_INITRD=$(call server_initrd,/) \
+		netboot/menu.sh grub /$(KERNEL_FILE) /initramfs.cpio.gz \
 		>$(NETBOOT)/grub/grub.cfg
-	$(Q)netboot/menu.sh ipxe $(KERNEL_FILE) initramfs.cpio.gz \
+	$(Q)SERVER_INITRD=$(call server_initrd,) \
+		netboot/menu.sh ipxe $(KERNEL_FILE) initramfs.cpio.gz \
 		>$(NETBOOT)/boot.ipxe
 	$(Q)echo "  SIZE    netboot/ $$(du -sk --apparent-size $(NETBOOT) | \
 		cut -f1) KiB"

@@ -48,7 +48,7 @@ if grep -q '^missing ' "$stage.closure"; then
 	echo "error: server overlay: libraries no locked package provides:" >&2
 	awk '$1 == "missing" {print "error:   " $2 " (needed by " $3 ")"}' \
 		"$stage.closure" >&2
-	echo "error: run 'make pins' to re-resolve configs/server/packages.lock" >&2
+	echo "error: run 'make pins' to re-resolve $lock" >&2
 	exit 1
 fi
 libs=$(awk '$1 == "lib" {print $2}' "$stage.closure")

@@ -2,7 +2,9 @@
 # menu.sh grub|pxelinux|ipxe KERNEL INITRD [PARAM...]: print a boot menu in
 # the given loader's syntax.  Every medium (ISO, USB image, PXE BIOS and
 # UEFI, iPXE) is generated from the one entry table below, so they all
-# offer the same roles; PARAMs are appended to every entry.
+# offer the same roles; PARAMs are appended to every entry.  SERVER_INITRD
+# (environment), when set, is loaded after INITRD by the server entry: the
+# server overlay with the reference stack (docs/server-stack.md).
 set -eu
 
 [ $# -ge 3 ] || { echo "usage: menu.sh grub|pxelinux|ipxe KERNEL INITRD [PARAM...]" >&2; exit 2; }
@@ -20,6 +22,14 @@ case $CONSOLE in
 *ttyS0*) uart=1 ;;
 *) uart=0 ;;
 esac
+# initrds ID: the entry's initrd files, space-separated.
+initrds() {
+	if [ "$1" = server ] && [ -n "${SERVER_INITRD:-}" ]; then
+		echo "$initrd $SERVER_INITRD"
+	else
+		echo "$initrd"
+	fi
+}
 # Seconds before the default (first) entry boots.
 TIMEOUT=3
 
@@ -51,7 +61,7 @@ EOT
 		cat <<EOT
 menuentry "$label" --id $id {
 	linux $kernel $CONSOLE $params$extra
-	initrd $initrd
+	initrd $(initrds "$id")
 }
 EOT
 	done
@@ -71,7 +81,7 @@ EOT
 LABEL $id
 	MENU LABEL $label
 	KERNEL $kernel
-	INITRD $initrd
+	INITRD $(initrds "$id" | tr ' ' ',')
 	APPEND $CONSOLE $params$extra
 EOT
 	done
@@ -92,8 +102,8 @@ EOT
 	entries | while IFS='|' read -r id label params; do
 		cat <<EOT
 :$id
-kernel $kernel initrd=${initrd##*/} $CONSOLE $params$extra
-initrd $initrd
+kernel $kernel $(for f in $(initrds "$id"); do printf 'initrd=%s ' "${f##*/}"; done)$CONSOLE $params$extra
+$(for f in $(initrds "$id"); do echo "initrd $f"; done)
 boot
 EOT
 	done

@@ -1,16 +1,18 @@
 # image/deps/server.mk: the server role's reference stack (Apache httpd,
 # MariaDB, Postfix) from pinned Debian bookworm binary packages, as an
 # overlay archive the boot loader loads after the base initramfs for the
-# server entries (docs/server-stack.md).  The pins are a lock list, one
-# package a line with version and sha256 (configs/server/packages.lock),
-# written by `make pins` through image/deps/pin-list.sh.
+# server entries (docs/server-stack.md).  The pins are a lock list per
+# Debian architecture, one package a line with version and sha256
+# (configs/server/packages-$(DEB_ARCH).lock), written by `make pins`
+# through image/deps/pin-list.sh.  An architecture without a lock builds
+# no overlay (SERVER_OVERLAY stays empty; the images then carry none).
 
 # The server tests type into a VM's console and read its versions file.
 TEST_PACKAGES += socat jq
 
 SERVER_CONF := configs/server
-SERVER_LOCK := $(SERVER_CONF)/packages.lock
-SERVER_OVERLAY := $(IMAGES)/server-overlay.cpio.gz
+SERVER_LOCK := $(SERVER_CONF)/packages-$(DEB_ARCH).lock
+SERVER_OVERLAY := $(if $(wildcard $(SERVER_LOCK)),$(IMAGES)/server-overlay.cpio.gz)
 SERVER_STAGE := $(BUILD)/server-overlay
 SERVER_FETCHED := $(STAMPS)/server.fetched
 # The overlay's budget beside the base's: a 64 MB boot partition or a
@@ -28,6 +30,7 @@ $(SERVER_FETCHED): $(SERVER_LOCK) image/deps/fetch.sh image/deps/server.mk \
 	done
 	$(Q)mkdir -p $(@D) && touch $@
 
+ifneq ($(SERVER_OVERLAY),)
 $(SERVER_OVERLAY): $(SERVER_FETCHED) $(wildcard $(SERVER_CONF)/*) \
 		image/mkserver-overlay.sh image/deps/elf-closure.sh
 	@echo "  GEN     $@"
@@ -42,10 +45,12 @@ $(SERVER_OVERLAY): $(SERVER_FETCHED) $(wildcard $(SERVER_CONF)/*) \
 			"$(SERVER_OVERLAY_BUDGET_KB) KiB budget:" \
 			"trim $(SERVER_CONF)/files.list" >&2; rm -f $@; exit 1; fi
 
+all: $(SERVER_OVERLAY)
+endif
+
 .PHONY: server-overlay fetch-server pins-server
 server-overlay: $(SERVER_OVERLAY)
 fetch-server: $(SERVER_FETCHED)
-all: $(SERVER_OVERLAY)
 
 # `make pins` re-resolves the lock too (pin.sh handles one package per
 # recipe; the stack is a closure of packages).
