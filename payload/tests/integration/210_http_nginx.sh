@@ -115,6 +115,23 @@ check "rate: 2000/s asked, $got/s done (within 1 %)" \
 	[ "$(j "$f" '(.counters.requests / .elapsed_s - 2000) | fabs < 20')" = true ]
 counts rate 8 1
 
+# Warm-up: loads the server but is not counted; the measured interval
+# is -d long.
+run warmup -t 1 -c 2 -d 1s --warmup 1s "$url/index.html"
+f=$RUN_DIR/warmup.json
+check "warmup: nginx served more than the measured requests" \
+	[ "$NGINX_DELTA" -gt $(($(j "$f" .counters.sent) + 100)) ]
+check "warmup: measured interval is 1 s ($(j "$f" .elapsed_s))" \
+	[ "$(j "$f" '.elapsed_s >= 1 and .elapsed_s < 1.1')" = true ]
+check_eq "warmup: echoed in params" "$(j "$f" .params.warmup_s)" 1
+
+# A URL file: full URLs, bare paths and patterns.
+printf '# two pages\n%s\n/tree/d{00..09}/f0.html\n' "$url/index.html" \
+	>"$RUN_DIR/urls"
+run urlfile -t 1 -c 2 -d 1s --urls "$RUN_DIR/urls"
+check_eq "urlfile: 11 paths" "$(j "$RUN_DIR/urlfile.json" .params.paths)" 11
+counts urlfile 2 1
+
 # HEAD: no bodies.
 run head -t 1 -c 2 -d 1s -m HEAD "$url/index.html"
 check "HEAD: no bodies read" \
