@@ -9,6 +9,7 @@
 #include "http.h"
 #include "mdns.h"
 #include "probe.h"
+#include "report.h"
 #include "sample.h"
 #include "smtp.h"
 #include "smtpsink.h"
@@ -50,6 +51,8 @@ static const struct bb_cmd bb_cmds[] = {
 			     "against a mail server" },
 	{ "smtp-sink", smtpsink_main, "fast SMTP sink server: accepts, "
 				      "counts, optionally stores mail" },
+	{ "report", report_main, "tables, CSV and an HTML page with charts "
+				 "from result documents; compare runs" },
 	{ NULL, NULL, NULL },
 };
 

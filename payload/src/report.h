@@ -1,0 +1,127 @@
+/* report.h: `benchboot report`: reads benchboot.result/1 documents and
+ * renders them as terminal tables, CSV and one self-contained HTML page. */
+#ifndef BB_REPORT_H
+#define BB_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+/* The result schema major version this reader understands. */
+#define REPORT_SCHEMA_MAJOR 1
+#define REPORT_MAX_WL 8		/* workloads in one step (combined) */
+#define REPORT_MAX_OPS 32	/* sql ops operations */
+
+/* One figure over a step's complete repeats, as the controller's stats
+ * (docs/result-schema.md): n == 0 means absent. */
+struct report_stat {
+	int n;
+	double median, mean, lo, hi;	/* lo, hi: the 95 % CI of the mean */
+};
+
+/* The sampler's interval fields averaged per step: the Byte.com
+ * "combined" table's columns, in this order. */
+enum {
+	REPORT_SM_RUNNING, REPORT_SM_IDLE, REPORT_SM_CS, REPORT_SM_FREE,
+	REPORT_SM_INTR, REPORT_SM_BO, REPORT_SM_LOAD, REPORT_SM_SWAP,
+	REPORT_SM_N
+};
+/* Field names in benchboot.sample/1 and column headings. */
+extern const char *const report_sm_fields[REPORT_SM_N];
+extern const char *const report_sm_heads[REPORT_SM_N];
+
+/* One workload of one step. */
+struct report_wl {
+	char name[32];		/* "http", "sql", "smtp" */
+	char metric[40];	/* throughput counter: "requests" */
+	struct report_stat thr;	/* METRIC_per_s */
+	struct report_stat p50, p99;	/* ns */
+	double errors;		/* every error class, complete repeats */
+};
+
+/* One step entry (one concurrency value). */
+struct report_step {
+	const char *name;	/* "http-static/c4"; points into the doc */
+	const char *step;	/* "http-static" */
+	int conc;		/* 0: no sweep */
+	const char *skipped;	/* reason, or NULL */
+	int repeats, complete;
+	double warmup_s, duration_s;
+	int nwl;
+	struct report_wl wl[REPORT_MAX_WL];
+	int sm_n;		/* sampler intervals averaged */
+	double sm[REPORT_SM_N];	/* interval-weighted means */
+	int pb_seconds;		/* probe seconds in the step's windows */
+	double pb_lost_pct;	/* lost units / ideal units, % */
+	double pb_stddev_pct;	/* N&K: sqrt(mean(((done-ideal)/ideal)^2)) */
+	int nops;		/* sql ops: seconds per operation */
+	const char *op_name[REPORT_MAX_OPS];
+	struct report_stat op_s[REPORT_MAX_OPS];
+};
+
+/* One loaded result document. */
+struct report_res {
+	char file[256];		/* as given on the command line */
+	cJSON *doc;		/* owned */
+	const char *id, *created, *controller, *tool_version;
+	const char *suite, *suite_version;
+	double server_offset_ns;	/* server clock minus controller's */
+	int nsteps;
+	struct report_step *steps;	/* owned */
+};
+
+/* Parses and validates one result document from text (len bytes; name
+ * labels messages) into r.  Returns 0, or -EINVAL with a message in err
+ * naming the file and the field (`steps[2].stats.http.p99_ns.ci95`), for
+ * text that is not JSON (with line and column; "truncated" when it ends
+ * early), a schema other than benchboot.result/1 (a newer one is named as
+ * such), an embedded workload record of another major version, a missing
+ * or mistyped field, or a histogram hist_from_json() refuses; -ENOMEM.
+ * On failure r holds nothing to free. */
+int report_parse(const char *text, size_t len, const char *name,
+		 struct report_res *r, char *err, size_t errlen);
+
+/* report_parse() on the contents of path.  Also -errno when it cannot be
+ * read (message names the path). */
+int report_load(const char *path, struct report_res *r, char *err,
+		size_t errlen);
+
+/* Frees what r owns. */
+void report_free(struct report_res *r);
+
+/* 0 when b may be compared with a (same suite name and version), else
+ * -EINVAL with the reason in why. */
+int report_comparable(const struct report_res *a, const struct report_res *b,
+		      char *why, size_t whylen);
+
+/* Whether b differs from a beyond chance: 1 when both have at least two
+ * repeats and their 95 % confidence intervals do not overlap, 0 when they
+ * overlap, -1 when it cannot be said (fewer than two repeats). */
+int report_significant(const struct report_stat *a,
+		       const struct report_stat *b);
+
+/* The step index in r with this name, or -1. */
+int report_find_step(const struct report_res *r, const char *name);
+
+/* The workload in s with this name, or NULL. */
+const struct report_wl *report_find_wl(const struct report_step *s,
+				       const char *wl);
+
+/* Terminal tables for n results (the first is the baseline of every
+ * ratio).  Returns 0 or -errno of the write. */
+int report_text(FILE *out, struct report_res *rs, int n);
+
+/* CSV: a header, then one row per (result, workload, step, concurrency).
+ * Returns 0 or -errno. */
+int report_csv(FILE *out, struct report_res *rs, int n);
+
+/* One self-contained HTML page (inline SVG and CSS, no script, nothing
+ * fetched).  Returns 0 or -errno (report_html.c). */
+int report_html(FILE *out, struct report_res *rs, int n);
+
+/* `benchboot report [--html OUT] [--csv OUT] [--force] RESULT.json...`:
+ * exit 0, 1 (a file refused, an output not written), 2 (usage). */
+int report_main(int argc, char **argv);
+
+#endif
