@@ -68,6 +68,8 @@ benchboot sql-ping --socket /run/mysqld/mysqld.sock --user bench \
 benchboot sql-ping --host 127.0.0.1 --user bench --password wrong \
 	>$R/sql-bad.txt 2>&1
 echo $? >$R/sql-bad.rc
+benchboot sql-ping --host 127.0.0.1 --user root >/dev/null 2>&1
+echo $? >$R/sql-root-tcp.rc
 benchboot smtp -n 3 --from load@client.test \
 	--to user7@bench.test,anyone@bench.test 127.0.0.1:25 >$R/smtp-local.txt
 benchboot smtp -n 1 --from load@client.test --to x@elsewhere.test \
@@ -121,6 +123,8 @@ check "sql: bench@'%' over TCP into database bench" \
 check "sql: bench@localhost over the socket into bench_ops" \
 	grep -q 'MariaDB' "$R/sql-sock.txt"
 check_eq "sql: a wrong password is refused" "$(cat "$R/sql-bad.rc")" 1
+check_eq "sql: no password-less root over TCP" \
+	"$(cat "$R/sql-root-tcp.rc")" 1
 check "smtp: 3 mails to 2 local recipients accepted" \
 	grep -q 'mails  *3 .* of 3 attempts, 6 recipients' "$R/smtp-local.txt"
 check_eq "smtp: user7@bench.test has its own maildir with 3 mails" \
