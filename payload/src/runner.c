@@ -926,6 +926,15 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 		}
 		recs = cJSON_AddArrayToObject(ce, "records");
 		lclients++;
+		/* One record per process it was given, or it did not run
+		 * what was asked (a busy agent answers with none). */
+		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(res,
+				"records")) != cJSON_GetArraySize(
+				cJSON_GetObjectItemCaseSensitive(ce, "procs"))) {
+			cJSON_AddStringToObject(ce, "error", "fewer records "
+						"than processes");
+			failed++;
+		}
 		cJSON_ArrayForEach(rr, cJSON_GetObjectItemCaseSensitive(res,
 								"records")) {
 			const cJSON *rec = cJSON_GetObjectItemCaseSensitive(
