@@ -23,6 +23,8 @@ if qt_wait '^BENCHBOOT-STOPPED no role started' "$(qt_timeout 30)"; then
 		sh -c "! grep -q 'placeholder role' '$QT_LOG'"
 	check "bad parameters: the machine stays up despite benchboot.poweroff=1" \
 		kill -0 "$QT_PID"
+	check "no benchboot.debug=1: no shell or getty on the console" \
+		sh -c "! grep -qE '^/ # |login:' '$QT_LOG'"
 else
 	not_ok "bad parameters: boot stops with BENCHBOOT-STOPPED"
 	qt_tail
