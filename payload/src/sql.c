@@ -135,6 +135,7 @@ struct sql_conn {
 	uint64_t tmo_at, retry_at, t_start, t_sent;
 	MYSQL *cret;
 	int qret;
+	my_bool bret;
 	MYSQL_RES *res;
 	struct sql_wl_conn wc;
 	char *buf;
@@ -176,7 +177,11 @@ static void sql_stmt_ok(struct sql_thr *t, struct sql_conn *c, uint64_t now)
 #if SQL_NONBLOCK
 /* --- non-blocking engine ------------------------------------------- */
 
-enum { OP_NONE, OP_CONNECT, OP_QUERY, OP_STORE };
+/* A statement is sent (OP_SEND), then we wait for the answer ourselves
+ * (OP_AWAIT) before asking the connector to read it (OP_READ):
+ * mysql_real_query_start() would try a read at once, which on a fast
+ * path finds nothing and costs a system call per statement. */
+enum { OP_NONE, OP_CONNECT, OP_SEND, OP_AWAIT, OP_READ, OP_STORE };
 
 static void a_next(struct sql_conn *c);
 static void a_setup_next(struct sql_conn *c);
@@ -280,8 +285,22 @@ static void a_done(struct sql_conn *c)
 			a_next(c);
 		}
 		return;
-	case OP_QUERY:
+	case OP_SEND:
 		if (c->qret != 0)
+			break;
+		c->op = OP_AWAIT;
+		c->status = MYSQL_WAIT_READ;
+		if (c->events != EPOLLIN) {
+			struct epoll_event e = { .events = EPOLLIN,
+						 .data.ptr = c };
+
+			epoll_ctl(t->ep, EPOLL_CTL_MOD, c->fd, &e);
+			c->events = EPOLLIN;
+		}
+		c->tmo_at = t->now + t->run->timeout_ns;
+		return;
+	case OP_READ:
+		if (c->bret != 0)
 			break;
 		c->op = OP_STORE;
 		{
@@ -322,10 +341,10 @@ static void a_query(struct sql_conn *c)
 {
 	int st;
 
-	c->op = OP_QUERY;
+	c->op = OP_SEND;
 	c->timed_out = 0;
 	c->t_sent = c->t->now;
-	st = mysql_real_query_start(&c->qret, c->m, c->buf,
+	st = mysql_send_query_start(&c->qret, c->m, c->buf,
 				    (unsigned long)c->len);
 	if (st)
 		a_wait(c, st);
@@ -370,8 +389,22 @@ static void a_cont(struct sql_conn *c, int ready)
 	case OP_CONNECT:
 		st = mysql_real_connect_cont(&c->cret, c->m, ready);
 		break;
-	case OP_QUERY:
-		st = mysql_real_query_cont(&c->qret, c->m, ready);
+	case OP_SEND:
+		st = mysql_send_query_cont(&c->qret, c->m, ready);
+		break;
+	case OP_AWAIT:
+		if (ready & MYSQL_WAIT_TIMEOUT) {
+			/* The statement is out, its answer is not: the
+			 * session cannot be used again. */
+			c->op = OP_NONE;
+			a_fail(c, SQL_E_TIMEOUT);
+			return;
+		}
+		c->op = OP_READ;
+		st = mysql_read_query_result_start(&c->bret, c->m);
+		break;
+	case OP_READ:
+		st = mysql_read_query_result_cont(&c->bret, c->m, ready);
 		break;
 	case OP_STORE:
 		st = mysql_store_result_cont(&c->res, c->m, ready);
