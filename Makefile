@@ -78,8 +78,8 @@ TEST_PACKAGES += mariadb-server mariadb-client nginx-light curl clang \
 	iproute2 procps
 # mDNS interoperability tests (payload/tests/integration/3*_mdns_*).
 TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils
-# benchboot http tests: JSON checks, stalling/garbage test servers.
-TEST_PACKAGES += jq python3
+# benchboot http tests: JSON checks, stalling/garbage servers, TLS certs.
+TEST_PACKAGES += jq python3 openssl
 TEST_DEPS_STAMP := $(O)/.test-deps
 $(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
 	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))

@@ -22,6 +22,7 @@
 #include "hist.h"
 #include "http.h"
 #include "http_parse.h"
+#include "http_int.h"
 #include "http_target.h"
 #include "loadgen.h"
 #include "util.h"
@@ -32,82 +33,14 @@
 
 #define HTTP_RBUF (64 * 1024)	/* per-thread read buffer */
 #define HTTP_MAXEV 256		/* events per epoll_wait */
-#define HTTP_SCAN_NS 10000000ULL	/* timeout/backoff scan period */
-#define HTTP_BACKOFF_NS 10000000ULL	/* before reconnecting after a
-					 * refused connect: no busy spin */
 #define HTTP_MAX_PIPELINE 256
 #define HTTP_MAX_HEADERS 32
 
-static const char *const http_err_names[HTTP_E_N] = {
+const char *const http_err_names[HTTP_E_N] = {
 	"connect", "read", "write", "timeout", "status", "parse",
 };
 
-struct http_cfg {
-	unsigned threads, conns, pipeline;
-	unsigned refill_at;	/* closed loop: queue more at or below */
-	uint64_t duration, warmup, timeout, rate, seed;
-	int keepalive, json, head;
-	const char *method;
-	struct http_target_set ts;
-};
-
-enum { C_IDLE, C_CONNECTING, C_OPEN };
-
-struct http_thread;
-
-/* One connection; belongs to one thread. */
-struct http_conn {
-	int fd;
-	uint8_t state;
-	uint32_t inflight, rhead;	/* ring of request start times */
-	uint64_t *starts;		/* [pipeline] */
-	uint64_t busy_since;		/* oldest request's clock for
-					 * --timeout: its send, or the
-					 * previous response */
-	uint64_t conn_start, retry_at;
-	uint64_t responses;		/* on this socket */
-	uint64_t next_j;		/* open loop: this connection's next
-					 * slot in the thread's schedule */
-	uint64_t rng;
-	char *wbuf;			/* requests not yet written */
-	uint32_t wlen, woff, wcap;
-	struct http_parse parse;
-	struct http_thread *th;
-};
-
-struct http_stats {
-	uint64_t requests, sent, bytes, connections;
-	uint64_t errors[HTTP_E_N];
-};
-
-struct http_thread {
-	const struct http_cfg *cfg;
-	unsigned id;
-	pthread_t tid;
-	int epfd;
-	int tfd;		/* closed loop: wakes at the next deadline */
-	uint64_t armed;		/* deadline tfd is set to */
-	struct http_conn *conns;
-	unsigned nconns;
-	char *rbuf;
-
-	uint64_t t0, measure_start, end;
-	int measuring;
-	uint64_t stopped_at;
-
-	/* Open loop: slot j is due at t0 + j * interval; it belongs to
-	 * connection j % nconns. */
-	double interval;
-	uint64_t j;
-
-	uint64_t next_scan;
-	struct http_stats st;
-	struct hist hist;
-	struct rusage ru0, ru1;
-	char first_err[256];
-};
-
-static volatile sig_atomic_t http_stop;
+volatile sig_atomic_t http_stop;
 
 static void http_on_signal(int sig)
 {
@@ -117,24 +50,8 @@ static void http_on_signal(int sig)
 
 /* --- per-connection engine ----------------------------------------- */
 
-static uint64_t xorshift(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	*s = x;
-	return x * 0x2545f4914f6cdd1dULL;
-}
-
-static inline uint64_t slot_time(const struct http_thread *th, uint64_t j)
-{
-	return th->t0 + (uint64_t)((double)j * th->interval);
-}
-
-static void note_err(struct http_thread *th, int cls, const char *what,
-		     int err)
+void http_note_err(struct http_thread *th, int cls, const char *what,
+		   int err)
 {
 	if (th->first_err[0])
 		return;
@@ -165,7 +82,7 @@ static void conn_drop(struct http_conn *c, int cls, const char *what,
 		th->st.errors[cls] += c->inflight ? c->inflight : 1;
 	else
 		th->st.errors[cls]++;
-	note_err(th, cls, what, err);
+	http_note_err(th, cls, what, err);
 	conn_close(c);
 	c->inflight = c->rhead = 0;
 	if (cls == HTTP_E_CONNECT ||
@@ -184,7 +101,7 @@ static void conn_append(struct http_conn *c)
 	uint32_t i = 0, n;
 
 	if (ts->npaths > 1)
-		i = (uint32_t)(((unsigned __int128)xorshift(&c->rng) *
+		i = (uint32_t)(((unsigned __int128)http_xorshift(&c->rng) *
 				ts->npaths) >> 64);
 	n = ts->len[i];
 	if (c->wlen + n > c->wcap) {
@@ -241,7 +158,7 @@ static void conn_issue(struct http_conn *c, uint64_t now)
 			if (c->next_j >= th->j)
 				break;
 			/* Latency runs from the intended send time. */
-			start = slot_time(th, c->next_j);
+			start = http_slot_time(th, c->next_j);
 			c->next_j += th->nconns;
 		} else {
 			start = now;
@@ -485,7 +402,7 @@ static int thread_wait(struct http_thread *th, struct epoll_event *evs,
 			  (int)((d + 999999) / 1000000));
 }
 
-static void thread_begin_measure(struct http_thread *th)
+void http_begin_measure(struct http_thread *th)
 {
 	memset(&th->st, 0, sizeof(th->st));
 	hist_init(&th->hist);
@@ -504,7 +421,7 @@ static void *thread_main(void *arg)
 	int n;
 
 	if (th->measure_start <= now)
-		thread_begin_measure(th);
+		http_begin_measure(th);
 	for (i = 0; i < th->nconns; i++)
 		conn_open(&th->conns[i], now);
 	th->next_scan = now + HTTP_SCAN_NS;
@@ -514,8 +431,8 @@ static void *thread_main(void *arg)
 			deadline = th->next_scan;
 		if (!th->measuring && th->measure_start < deadline)
 			deadline = th->measure_start;
-		if (cfg->rate && slot_time(th, th->j) < deadline)
-			deadline = slot_time(th, th->j);
+		if (cfg->rate && http_slot_time(th, th->j) < deadline)
+			deadline = http_slot_time(th, th->j);
 		if (cfg->rate) {
 			n = thread_wait(th, evs, now, deadline);
 		} else {
@@ -536,7 +453,7 @@ static void *thread_main(void *arg)
 		/* The one clock read of this batch. */
 		now = util_mono_ns();
 		if (!th->measuring && now >= th->measure_start)
-			thread_begin_measure(th);
+			http_begin_measure(th);
 		if (now >= th->end || http_stop)
 			break;
 		for (i = 0; i < (unsigned)(n > 0 ? n : 0); i++) {
@@ -551,7 +468,7 @@ static void *thread_main(void *arg)
 			}
 		}
 		if (cfg->rate) {
-			while (slot_time(th, th->j) <= now) {
+			while (http_slot_time(th, th->j) <= now) {
 				struct http_conn *c =
 					&th->conns[th->j % th->nconns];
 
@@ -594,6 +511,9 @@ static void usage(FILE *out)
 "      --urls FILE       URLs (or /paths) one per line, added to URL...\n"
 "      --seed N          PRNG seed for choosing among URLs (default 1)\n"
 "      --json            print the benchboot.workload/1 record\n"
+"      --engine E        epoll (default for http://) or curl (libcurl,\n"
+"                        needed for https://, chosen for it by default)\n"
+"  -k, --insecure        curl engine: do not verify the TLS peer\n"
 "URLs are http://host[:port]/path; a path may hold {A..B} and {a,b}\n"
 "patterns ('http://h/d{00..99}/f{0..9}.html' is 1000 files).  Each\n"
 "request picks one of them uniformly.\n");
@@ -603,7 +523,7 @@ static int parse_opts(int argc, char **argv, struct http_cfg *cfg,
 		      char **headers, size_t *nheaders, const char **urlfile)
 {
 	enum { O_WARMUP = 256, O_TIMEOUT, O_RATE, O_PIPELINE, O_NOKA,
-	       O_URLS, O_SEED, O_JSON };
+	       O_URLS, O_SEED, O_JSON, O_ENGINE };
 	static const struct option lopts[] = {
 		{ "threads", required_argument, NULL, 't' },
 		{ "connections", required_argument, NULL, 'c' },
@@ -618,6 +538,8 @@ static int parse_opts(int argc, char **argv, struct http_cfg *cfg,
 		{ "urls", required_argument, NULL, O_URLS },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "engine", required_argument, NULL, O_ENGINE },
+		{ "insecure", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -625,7 +547,7 @@ static int parse_opts(int argc, char **argv, struct http_cfg *cfg,
 	int o;
 
 	optind = 1;
-	while ((o = getopt_long(argc, argv, "t:c:d:H:m:h", lopts, NULL)) !=
+	while ((o = getopt_long(argc, argv, "t:c:d:H:m:hk", lopts, NULL)) !=
 	       -1) {
 		switch (o) {
 		case 't':
@@ -691,6 +613,17 @@ static int parse_opts(int argc, char **argv, struct http_cfg *cfg,
 		case O_JSON:
 			cfg->json = 1;
 			break;
+		case O_ENGINE:
+			if (strcmp(optarg, "epoll") == 0)
+				cfg->curl = 0;
+			else if (strcmp(optarg, "curl") == 0)
+				cfg->curl = 1;
+			else
+				goto bad;
+			break;
+		case 'k':
+			cfg->insecure = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -705,6 +638,11 @@ static int parse_opts(int argc, char **argv, struct http_cfg *cfg,
 		return -EINVAL;
 	}
 	cfg->refill_at = cfg->pipeline - 1 - (cfg->pipeline - 1) / 2;
+	if (cfg->curl == 1 && cfg->pipeline > 1) {
+		util_err("http", EINVAL, "--pipeline needs the epoll engine "
+			 "(libcurl does not pipeline HTTP/1.1)");
+		return -EINVAL;
+	}
 	if (!cfg->keepalive && cfg->pipeline > 1) {
 		util_err("http", EINVAL, "--pipeline needs keep-alive");
 		return -EINVAL;
@@ -834,6 +772,7 @@ static int report(const struct http_cfg *cfg, struct http_thread *ths,
 		cJSON_AddStringToObject(o, "urls_file", urlfile);
 	cJSON_AddNumberToObject(o, "paths", cfg->ts.npaths);
 	cJSON_AddStringToObject(o, "method", cfg->method);
+	cJSON_AddStringToObject(o, "engine", cfg->curl ? "curl" : "epoll");
 	cJSON_AddBoolToObject(o, "keepalive", cfg->keepalive);
 	cJSON_AddNumberToObject(o, "pipeline", cfg->pipeline);
 	cJSON_AddNumberToObject(o, "warmup_s", (double)cfg->warmup / 1e9);
@@ -968,6 +907,7 @@ int http_main(int argc, char **argv)
 	cfg.keepalive = 1;
 	cfg.seed = 1;
 	cfg.method = "GET";
+	cfg.curl = -1;
 	http_target_init(&cfg.ts);
 	rc = parse_opts(argc, argv, &cfg, headers, &nheaders, &urlfile);
 	if (rc != 0)
@@ -995,6 +935,29 @@ int http_main(int argc, char **argv)
 		ret = rc == -EINVAL ? 2 : 1;
 		goto out;
 	}
+	/* https is libcurl's; -1: --engine not given. */
+	if (strcmp(cfg.ts.scheme, "https") == 0) {
+		if (cfg.curl == 0) {
+			util_err("http", EINVAL, "https:// needs --engine=curl");
+			ret = 2;
+			goto out;
+		}
+		cfg.curl = 1;
+	}
+	if (cfg.curl < 0)
+		cfg.curl = 0;
+	if (cfg.curl && cfg.pipeline > 1) {
+		util_err("http", EINVAL, "--pipeline needs the epoll engine "
+			 "(libcurl does not pipeline HTTP/1.1)");
+		ret = 2;
+		goto out;
+	}
+	cfg.headers = headers;
+	cfg.nheaders = nheaders;
+	if (cfg.curl && http_curl_setup(&cfg) != 0) {
+		util_err("http", ENOMEM, "cannot set up libcurl");
+		goto out;
+	}
 	rc = http_target_resolve(&cfg.ts, err, sizeof(err));
 	if (rc != 0) {
 		util_err("http", -rc, "%s", err);
@@ -1019,7 +982,8 @@ int http_main(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < cfg.threads; i++) {
-		rc = pthread_create(&ths[i].tid, NULL, thread_main, &ths[i]);
+		rc = pthread_create(&ths[i].tid, NULL, cfg.curl ?
+				    http_curl_thread : thread_main, &ths[i]);
 		if (rc != 0) {
 			util_err("http", rc, "cannot start thread %u", i);
 			http_stop = 1;
@@ -1039,6 +1003,8 @@ int http_main(int argc, char **argv)
 out:
 	if (ths)
 		free_threads(&cfg, ths);
+	if (cfg.curl > 0)
+		http_curl_cleanup(&cfg);
 	http_target_free(&cfg.ts);
 	return ret;
 }

@@ -186,16 +186,21 @@ int http_target_add_url(struct http_target_set *ts, const char *url,
 			char *err, size_t errlen)
 {
 	char host[256], port[8];
-	const char *h, *e, *path;
+	const char *h, *e, *path, *scheme, *defport;
 	size_t n;
 
-	if (strncasecmp(url, "https://", 8) == 0)
-		return bad(-EINVAL, err, errlen, "URL '%s': https is not "
-			   "supported by the built-in engine", url);
-	if (strncasecmp(url, "http://", 7) != 0)
+	if (strncasecmp(url, "https://", 8) == 0) {
+		scheme = "https";
+		defport = "443";
+		h = url + 8;
+	} else if (strncasecmp(url, "http://", 7) == 0) {
+		scheme = "http";
+		defport = "80";
+		h = url + 7;
+	} else {
 		return bad(-EINVAL, err, errlen, "URL '%s' does not start "
-			   "with http://", url);
-	h = url + 7;
+			   "with http:// or https://", url);
+	}
 	if (*h == '[') {
 		e = strchr(h, ']');
 		if (!e)
@@ -213,7 +218,7 @@ int http_target_add_url(struct http_target_set *ts, const char *url,
 			   n ? "too long a" : "no");
 	memcpy(host, h, n);
 	host[n] = 0;
-	strcpy(port, "80");
+	strcpy(port, defport);
 	if (*e == ':') {
 		char *end;
 		unsigned long p = strtoul(e + 1, &end, 10);
@@ -230,19 +235,21 @@ int http_target_add_url(struct http_target_set *ts, const char *url,
 	}
 	path = e;
 	if (ts->host[0] == 0) {
-		strcpy(ts->scheme, "http");
+		strcpy(ts->scheme, scheme);
 		strcpy(ts->host, host);
 		strcpy(ts->port, port);
 		snprintf(ts->hosthdr, sizeof(ts->hosthdr), "%s%s%s%s%s",
 			 strchr(host, ':') ? "[" : "", host,
 			 strchr(host, ':') ? "]" : "",
-			 strcmp(port, "80") ? ":" : "",
-			 strcmp(port, "80") ? port : "");
+			 strcmp(port, defport) ? ":" : "",
+			 strcmp(port, defport) ? port : "");
 	} else if (strcasecmp(ts->host, host) != 0 ||
-		   strcmp(ts->port, port) != 0) {
+		   strcmp(ts->port, port) != 0 ||
+		   strcmp(ts->scheme, scheme) != 0) {
 		return bad(-EINVAL, err, errlen, "URL '%s' names another "
-			   "server than the first URL (%s port %s); one run "
-			   "loads one server", url, ts->host, ts->port);
+			   "server than the first URL (%s://%s port %s); one "
+			   "run loads one server", url, ts->scheme, ts->host,
+			   ts->port);
 	}
 	return add_pattern(ts, path, url, err, errlen);
 }

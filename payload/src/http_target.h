@@ -12,7 +12,7 @@
 
 struct http_target_set {
 	/* The server every URL names (one run loads one server). */
-	char scheme[8];
+	char scheme[8];		/* "http" or "https" */
 	char host[256];		/* without IPv6 brackets */
 	char port[8];
 	char hosthdr[300];	/* Host: header value */
@@ -32,7 +32,8 @@ struct http_target_set {
 /* Zeroes ts. */
 void http_target_init(struct http_target_set *ts);
 
-/* Adds one URL "http://host[:port][/path]", where the path may hold brace
+/* Adds one URL "http[s]://host[:port][/path]" (https only serves the curl
+ * engine), where the path may hold brace
  * ranges "{A..B}" (decimal; "{00..99}" pads to the width of A) and lists
  * "{a,b,c}", expanded as a shell would ("/d{0..99}/f{0..9}.html" is 1000
  * paths).  Every URL must name the same server as the first one.

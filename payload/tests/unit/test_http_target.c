@@ -26,7 +26,8 @@ static const struct {
 	{ "http://h/{a,bb,}x", 0, 3, "/ax", "/x", "h" },
 	{ "http://h/{3..1}", 0, 3, "/3", "/1", "h" },
 	{ "http://h/{007..010}", 0, 4, "/007", "/010", "h" },
-	{ "https://h/", -EINVAL, 0, "https", NULL, NULL },
+	{ "https://h/", 0, 1, "/", "/", "h" },
+	{ "https://h:8443/a", 0, 1, "/a", "/a", "h:8443" },
 	{ "ftp://h/", -EINVAL, 0, "http://", NULL, NULL },
 	{ "http:///x", -EINVAL, 0, "no host", NULL, NULL },
 	{ "http://h:0/", -EINVAL, 0, "bad port", NULL, NULL },
@@ -86,6 +87,9 @@ static void test_same_server(void)
 	tap_ok(http_target_add_url(&ts, "http://h:82/c", err,
 				   sizeof(err)) == -EINVAL &&
 	       strstr(err, "another server"), "another port is refused");
+	tap_ok(http_target_add_url(&ts, "https://h:81/c", err,
+				   sizeof(err)) == -EINVAL &&
+	       strstr(err, "another server"), "another scheme is refused");
 	http_target_free(&ts);
 }
 

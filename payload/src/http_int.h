@@ -1,0 +1,135 @@
+/* http_int.h: what the `benchboot http` engines share inside the http
+ * modules (http.c: epoll engine, options and report; http_curl.c: the
+ * libcurl engine for HTTPS).  Not a contract for other modules. */
+#ifndef BB_HTTP_INT_H
+#define BB_HTTP_INT_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "hist.h"
+#include "http.h"
+#include "http_parse.h"
+#include "http_target.h"
+
+#define HTTP_SCAN_NS 10000000ULL	/* timeout/backoff scan period */
+#define HTTP_BACKOFF_NS 10000000ULL	/* before reconnecting after a
+					 * refused connect: no busy spin */
+
+
+struct http_cfg {
+	unsigned threads, conns, pipeline;
+	unsigned refill_at;	/* closed loop: queue more at or below */
+	uint64_t duration, warmup, timeout, rate, seed;
+	int keepalive, json, head;
+	int curl;		/* --engine=curl (libcurl multi) */
+	int insecure;		/* -k: no TLS peer/host verification */
+	const char *method;
+	char *const *headers;	/* -H lines */
+	size_t nheaders;
+	struct http_target_set ts;
+	char **urls;		/* curl engine: full URL of each path */
+};
+
+enum { C_IDLE, C_CONNECTING, C_OPEN };
+
+struct http_thread;
+
+/* One connection; belongs to one thread. */
+struct http_conn {
+	int fd;
+	uint8_t state;
+	uint32_t inflight, rhead;	/* ring of request start times */
+	uint64_t *starts;		/* [pipeline] */
+	uint64_t busy_since;		/* oldest request's clock for
+					 * --timeout: its send, or the
+					 * previous response */
+	uint64_t conn_start, retry_at;
+	uint64_t responses;		/* on this socket */
+	uint64_t next_j;		/* open loop: this connection's next
+					 * slot in the thread's schedule */
+	uint64_t rng;
+	char *wbuf;			/* requests not yet written */
+	uint32_t wlen, woff, wcap;
+	struct http_parse parse;
+	struct http_thread *th;
+	void *easy;			/* curl engine: its CURL handle */
+};
+
+struct http_stats {
+	uint64_t requests, sent, bytes, connections;
+	uint64_t errors[HTTP_E_N];
+};
+
+struct http_thread {
+	const struct http_cfg *cfg;
+	unsigned id;
+	pthread_t tid;
+	int epfd;
+	int tfd;		/* closed loop: wakes at the next deadline */
+	uint64_t armed;		/* deadline tfd is set to */
+	struct http_conn *conns;
+	unsigned nconns;
+	char *rbuf;
+
+	uint64_t t0, measure_start, end;
+	int measuring;
+	uint64_t stopped_at;
+
+	/* Open loop: slot j is due at t0 + j * interval; it belongs to
+	 * connection j % nconns. */
+	double interval;
+	uint64_t j;
+
+	uint64_t next_scan;
+	void *multi;			/* curl engine: its CURLM */
+	struct http_stats st;
+	struct hist hist;
+	struct rusage ru0, ru1;
+	char first_err[256];
+};
+
+/* Error class names, in enum http_err order. */
+extern const char *const http_err_names[HTTP_E_N];
+
+/* Set by SIGINT/SIGTERM: every loop stops at its next wake-up. */
+extern volatile sig_atomic_t http_stop;
+
+/* xorshift64*: the per-connection PRNG choosing among paths. */
+static inline uint64_t http_xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* Open loop: when slot j of th's schedule is due (ns, monotonic). */
+static inline uint64_t http_slot_time(const struct http_thread *th,
+				      uint64_t j)
+{
+	return th->t0 + (uint64_t)((double)j * th->interval);
+}
+
+/* Remembers th's first failure ("class: what: strerror(err)"). */
+void http_note_err(struct http_thread *th, int cls, const char *what,
+		   int err);
+
+/* Starts the measured interval: zeroes th's counters and histogram and
+ * takes the thread's CPU time. */
+void http_begin_measure(struct http_thread *th);
+
+/* curl engine.  http_curl_setup() runs once before the threads: global
+ * libcurl init and the full URLs; returns 0 or -ENOMEM.
+ * http_curl_thread() is a thread's whole run (pthread start routine).
+ * http_curl_cleanup() frees what setup made. */
+int http_curl_setup(struct http_cfg *cfg);
+void *http_curl_thread(void *arg);
+void http_curl_cleanup(struct http_cfg *cfg);
+
+#endif
