@@ -80,6 +80,8 @@ TEST_PACKAGES += mariadb-server mariadb-client nginx-light curl clang \
 TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils
 # benchboot http tests: JSON checks, stalling/garbage servers, TLS certs.
 TEST_PACKAGES += jq python3 openssl
+# benchboot report test: the HTML page loaded in headless Chromium.
+TEST_PACKAGES += chromium
 TEST_DEPS_STAMP := $(O)/.test-deps
 $(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
 	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))

@@ -518,6 +518,34 @@ static void report_linecol(const char *text, size_t off, int *line, int *col)
 	}
 }
 
+/* Whether text ends inside a string, object or array: a document cut
+ * short (cJSON's error position is where the unfinished value began). */
+static int report_unclosed(const char *text, size_t len)
+{
+	int depth = 0, str = 0, esc = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (str) {
+			if (esc)
+				esc = 0;
+			else if (c == '\\')
+				esc = 1;
+			else if (c == '"')
+				str = 0;
+		} else if (c == '"') {
+			str = 1;
+		} else if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			depth--;
+		}
+	}
+	return str || depth > 0 || len == 0;
+}
+
 int report_parse(const char *text, size_t len, const char *name,
 		 struct report_res *r, char *err, size_t errlen)
 {
@@ -537,10 +565,11 @@ int report_parse(const char *text, size_t len, const char *name,
 				     text[off] == '\t' || text[off] == '\r'))
 			off++;
 		report_linecol(text, off, &line, &col);
-		if (off >= len)
+		if (off >= len || report_unclosed(text, len))
 			snprintf(err, errlen, "%s: not a whole JSON document: "
-				 "it ends early at byte %zu (truncated?)",
-				 name, len);
+				 "it ends early at byte %zu, line %d, inside "
+				 "an unclosed value (truncated?)", name, len,
+				 (report_linecol(text, len, &line, &col), line));
 		else
 			snprintf(err, errlen, "%s: not valid JSON at line %d "
 				 "column %d (byte %zu)", name, line, col, off);
@@ -556,8 +585,8 @@ int report_parse(const char *text, size_t len, const char *name,
 	if (!cJSON_IsObject(r->doc))
 		verr(&v, "(top level)", "expected an object");
 	vschema(&v, r->doc, "", "benchboot.result", REPORT_SCHEMA_MAJOR);
-	su = vget(&v, r->doc, "", "suite", 'o', 0);
 	vget(&v, r->doc, "", "id", 's', 0);
+	su = vget(&v, r->doc, "", "suite", 'o', 0);
 	vget(&v, su, "suite", "name", 's', 0);
 	vget(&v, su, "suite", "version", 's', 0);
 	tool = vget(&v, r->doc, "", "tool", 'o', 1);

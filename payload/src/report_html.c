@@ -50,6 +50,30 @@ static char html_letter(int i)
 	return (char)('A' + i % 26);
 }
 
+/* A legend label: the result's letter and its file's base name, short
+ * enough for the legend box (the table on top maps letters to ids). */
+static void html_label(char *b, size_t n, const struct report_res *r, int i)
+{
+	const char *base = strrchr(r->file, '/');
+
+	base = base ? base + 1 : r->file;
+	snprintf(b, n, "%c %.16s", html_letter(i), base);
+}
+
+/* A table figure: median and half the CI, no exponent. */
+static void html_stat(FILE *f, const struct report_stat *x, double d)
+{
+	char m[32], h[32];
+
+	html_num(m, sizeof(m), x->median / d);
+	if (x->n < 2) {
+		fprintf(f, "<td>%s (1)</td>", m);
+		return;
+	}
+	html_num(h, sizeof(h), (x->hi - x->lo) / 2 / d);
+	fprintf(f, "<td>%s ± %s (%d)</td>", m, h, x->n);
+}
+
 /* --- charts ---------------------------------------------------------- */
 
 /* A plot area mapped onto data ranges; log axes are base 2 (x, the
@@ -263,13 +287,13 @@ static void html_bar_chart(FILE *f, const char *cls, const char *title,
 			   int ng, const char *const *labels, int ns,
 			   const double *v, int ylog)
 {
-	struct chart c = { .h = 300, .l = 62, .t = 26, .b = 230,
+	struct chart c = { .h = 330, .l = 90, .t = 26, .b = 240,
 			   .ylog = ylog };
 	double gw, bw, mn = INFINITY;
 	int g, s;
 	char b[32];
 
-	c.w = fmax(460, 90 + ng * (ns * 14 + 18));
+	c.w = fmax(460, 110 + ng * (ns * 14 + 18));
 	c.r = c.w - 14;
 	c.x0 = 0;
 	c.x1 = ng;
@@ -359,7 +383,7 @@ static void html_fill_lines(struct report_res *rs, int n,
 
 	for (i = 0; i < n && i < HTML_MAXSER; i++) {
 		memset(&ln[i], 0, sizeof(ln[i]));
-		snprintf(lab[i], 160, "%c %s", html_letter(i), rs[i].id);
+		html_label(lab[i], 160, &rs[i], i);
 		ln[i].label = lab[i];
 		for (s = 0; s < rs[i].nsteps; s++) {
 			const struct report_step *st = &rs[i].steps[s];
@@ -415,7 +439,10 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 		if (strcmp(b->step, k->step) != 0 ||
 		    !(bw = report_find_wl(b, k->wl)))
 			continue;
-		fprintf(f, "<tr><td>%d</td>", b->conc);
+		if (b->conc)
+			fprintf(f, "<tr><td>%d</td>", b->conc);
+		else
+			fputs("<tr><td>-</td>", f);
 		for (i = 0; i < n; i++) {
 			int t = report_find_step(&rs[i], b->name);
 			const struct report_wl *w = t < 0 ? NULL :
@@ -427,9 +454,7 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 				double d = p ? 1e6 : 1;
 
 				if (x && x->n)
-					fprintf(f, "<td>%.4g ± %.3g (%d)</td>",
-						x->median / d,
-						(x->hi - x->lo) / 2 / d, x->n);
+					html_stat(f, x, d);
 				else
 					fputs("<td>-</td>", f);
 			}
@@ -514,7 +539,7 @@ static void html_ops(FILE *f, struct report_res *rs, int n)
 	for (g = 0; g < ng * ns; g++)
 		v[g] = NAN;
 	for (i = 0; i < ns; i++) {
-		snprintf(lab[i], 160, "%c %s", html_letter(i), rs[i].id);
+		html_label(lab[i], 160, &rs[i], i);
 		labels[i] = lab[i];
 		for (s = 0; s < rs[i].nsteps; s++)
 			for (o = 0; o < rs[i].steps[s].nops; o++)
@@ -594,7 +619,26 @@ static void html_sampler(FILE *f, struct report_res *r, int idx)
 	tmax = (pt[n - 1].t - t0) / 1e9;
 	fprintf(f, "<h3>%c ", html_letter(idx));
 	html_esc(f, r->id);
-	fputs("</h3><div class=\"grid\">\n", f);
+	fputs("</h3><table class=\"sm\"><tr><th>step</th>", f);
+	for (k = 0; k < REPORT_SM_N; k++)
+		fprintf(f, "<th>%s</th>", report_sm_heads[k]);
+	fputs("<th>intervals</th></tr>\n", f);
+	for (i = 0; i < (size_t)r->nsteps; i++) {
+		const struct report_step *s = &r->steps[i];
+		char b[32];
+
+		if (!s->sm_n)
+			continue;
+		fputs("<tr><td>", f);
+		html_esc(f, s->name);
+		fputs("</td>", f);
+		for (k = 0; k < REPORT_SM_N; k++) {
+			html_num(b, sizeof(b), s->sm[k]);
+			fprintf(f, "<td>%s</td>", b);
+		}
+		fprintf(f, "<td>%d</td></tr>\n", s->sm_n);
+	}
+	fputs("</table><div class=\"grid\">\n", f);
 	for (k = 0; k < REPORT_SM_N; k++) {
 		struct chart c = { .w = 460, .h = 200, .l = 62, .t = 26,
 				   .r = 446, .b = 170 };
@@ -697,7 +741,7 @@ static void html_probe(FILE *f, struct report_res *rs, int n)
 	for (g = 0; g < ng * ns; g++)
 		v[g] = NAN;
 	for (i = 0; i < ns; i++) {
-		snprintf(lab[i], 160, "%c %s", html_letter(i), rs[i].id);
+		html_label(lab[i], 160, &rs[i], i);
 		labels[i] = lab[i];
 		for (g = 0; g < ng; g++) {
 			s = report_find_step(&rs[i], groups[g]);

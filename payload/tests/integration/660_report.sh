@@ -1,0 +1,184 @@
+#!/bin/sh
+# 660_report.sh: `benchboot report` on the committed results of a real
+# chain run (fixtures/results, regenerate.sh): tables, comparison and its
+# refusal, CSV, damaged files refused naming the field, and the HTML page
+# loaded in headless Chromium (charts drawn, no console error, no request
+# leaves it; the screenshot stays in $O/test-logs/).
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/servers.sh"
+BB=$BENCHBOOT
+FIX=$(cd "$(dirname "$0")/../fixtures/results" && pwd)
+A=$FIX/run-a.json
+B=$FIX/run-b.json
+W=$RUN_DIR
+LOGS=${O:-out}/test-logs
+mkdir -p "$LOGS"
+trap servers_stop EXIT
+
+# --- terminal tables --------------------------------------------------
+$BB report "$A" >"$W/a.txt" 2>"$W/a.err"
+check_eq "one result: exit 0" "$?" 0
+for s in $(jq -r '[.steps[] | select(.stats | length > 0) | .step] |
+		unique | .[]' "$A"); do
+	wl=$(jq -r --arg s "$s" '[.steps[] | select(.step == $s) |
+		.stats | keys[]][0]' "$A")
+	check "table for $s ($wl)" grep -q "^$s ($wl): .*/s against concurrency" \
+		"$W/a.txt"
+done
+# Every concurrency of the sweep is a row, with n = complete repeats.
+for c in $(jq -r '.steps[] | select(.step == "http-static") |
+		.concurrency' "$A"); do
+	n=$(jq --argjson c "$c" '.steps[] | select(.step == "http-static" and
+		.concurrency == $c) | .complete_repeats' "$A")
+	check "http-static c$c row with n=$n" grep -Eq "^  $c +[0-9.]+ ± [0-9.]+ \\($n\\)" \
+		"$W/a.txt"
+done
+ops=$(jq -r '[.steps[].repeats[].clients[].records[]?.record |
+	select(.params.sql_workload == "ops") | .counters.ops | keys[]] |
+	unique | .[]' "$A")
+missing=
+for op in $ops; do
+	grep -q "^  $op " "$W/a.txt" || missing="$missing $op"
+done
+check "sql ops table (seconds per operation)" grep -q "^sql ops: seconds" \
+	"$W/a.txt"
+check_eq "sql ops: a row for each of the $(echo $ops | wc -w) operations" \
+	"$missing" ""
+check "sampler table with the Byte.com columns" grep -Eq \
+	"runnable +idle % +ctx sw/s +free pages +intr/s +blk out/s +load +swap" \
+	"$W/a.txt"
+check "probe table" grep -q "^fairness probe: units lost per step" "$W/a.txt"
+# The sampler average of one step, recomputed from the document.
+want=$(jq '[.steps[] | select(.name == "http-static/c8") | .repeats[] |
+	.series.sample[]] | unique_by(.t.realtime_ns) |
+	((map(.running * .interval_s) | add) / (map(.interval_s) | add))' "$A")
+got=$(awk '/server sampler/ {s = 1} s && $1 == "http-static/c8" {print $2; exit}' \
+	"$W/a.txt")
+check "sampler runnable for http-static/c8: $got ~ $want" awk -v a="$got" \
+	-v b="$want" 'BEGIN { d = a - b; exit !(d < 0.01 && d > -0.01) }'
+
+# --- compare ------------------------------------------------------------
+$BB report "$A" "$B" >"$W/ab.txt" 2>"$W/ab.err"
+check_eq "two results: exit 0" "$?" 0
+check "ratio and significance columns" grep -Eq "B/A +sig" "$W/ab.txt"
+# A figure against itself: ratio 1, CIs overlap.
+$BB report "$A" "$A" >"$W/aa.txt"
+check "A against A: every ratio 1.000, never significant" sh -c \
+	"grep -E '^  [0-9-]+ ' '$W/aa.txt' | grep -v '1.000  no\|1.000  n<2\| -  -' |
+	grep -q . && exit 1 || exit 0"
+jq '.suite.version = "2"' "$B" >"$W/b-v2.json"
+$BB report "$A" "$W/b-v2.json" >/dev/null 2>"$W/v2.err"
+check_eq "another suite version: refused (exit 1)" "$?" 1
+check "the reason names both versions" grep -q \
+	"refusing to compare: different suite versions: .*version 1, .*version 2" \
+	"$W/v2.err"
+$BB report --force "$A" "$W/b-v2.json" >/dev/null 2>"$W/v2f.err"
+check_eq "--force compares anyway" "$?" 0
+check "--force still warns" grep -q "warning: different suite versions" \
+	"$W/v2f.err"
+
+# --- CSV ----------------------------------------------------------------
+$BB report --quiet --csv "$W/ab.csv" "$A" "$B" >"$W/q.txt"
+check_eq "--csv: exit 0" "$?" 0
+check_eq "--quiet prints nothing" "$(wc -c <"$W/q.txt")" 0
+rows=$(jq -s '[.[] | .steps[] | ([.stats // {} | keys[]] | length) |
+	if . == 0 then 1 else . end] | add' "$A" "$B")
+check_eq "csv: header + one row per (result, workload, step, concurrency)" \
+	"$(wc -l <"$W/ab.csv")" "$((rows + 1))"
+med=$(jq '.steps[] | select(.name == "http-static/c4") |
+	.stats.http.requests_per_s.median' "$B")
+got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$(c["step_name"]) == "http-static/c4" && $(c["file"]) ~ /run-b/ {
+	print $(c["thr_median"]) }' "$W/ab.csv")
+check "csv: B's http-static/c4 median is the document's ($got)" awk \
+	-v a="$got" -v b="$med" 'BEGIN { exit !(a - b < 1e-6 && b - a < 1e-6) }'
+
+# --- damaged files ------------------------------------------------------
+head -c $(($(wc -c <"$A") / 2)) "$A" >"$W/trunc.json"
+jq '.schema = "benchboot.result/2"' "$A" >"$W/newer.json"
+jq '.steps[1].stats.http.p99_ns.ci95 = "wide"' "$A" >"$W/field.json"
+jq '.steps[0].repeats[0].clients[0].records[0].record.schema =
+	"benchboot.workload/2"' "$A" >"$W/rec.json"
+printf '{"schema": "benchboot.result/1", "id": 12}' >"$W/id.json"
+for t in "trunc.json|ends early.*truncated" \
+	 "newer.json|field \"schema\": benchboot.result/2 is newer" \
+	 "field.json|field \"steps\\[1\\].stats.http.p99_ns.ci95\": expected an array" \
+	 "rec.json|field \"steps\\[0\\].repeats\\[0\\].clients\\[0\\].records\\[0\\].record.schema\": benchboot.workload/2 is newer" \
+	 "id.json|field \"id\": expected a string"; do
+	f=${t%%|*} re=${t#*|}
+	$BB report "$W/$f" "$A" >/dev/null 2>"$W/$f.err"
+	rc=$?
+	if [ $rc = 1 ] && grep -Eq "$f: .*$re" "$W/$f.err"; then
+		ok "$f refused: $(head -c 150 "$W/$f.err")"
+	else
+		not_ok "$f refused naming the field (exit $rc)"
+		diag "$(cat "$W/$f.err")"
+	fi
+done
+$BB report >/dev/null 2>&1
+check_eq "no file: usage error (exit 2)" "$?" 2
+
+# --- HTML in headless Chromium ------------------------------------------
+$BB report --quiet --html "$W/ab.html" "$A" "$B"
+check_eq "--html: exit 0" "$?" 0
+check "html: no external reference (http[s]://, url(, <link, <script, @import)" \
+	sh -c "! grep -Eq 'https?://|url\\(|<link|<script|@import' '$W/ab.html'"
+if ! command -v chromium >/dev/null; then
+	skip "chromium not installed (TEST_PACKAGES)"
+	tap_done
+	exit
+fi
+# chromium_run OUT ERR ARGS...: a fresh profile, nothing but the page; the
+# resolver maps every name nowhere, so a request could not leave anyway.
+chromium_run() {
+	_o=$1 _e=$2
+	shift 2
+	_prof=$(mktemp -d "$W/chromium.XXXXXX")
+	timeout -k 5 60 chromium --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --no-first-run --disable-quic \
+		--disable-extensions --host-resolver-rules='MAP * ~NOTFOUND' \
+		--user-data-dir="$_prof" --enable-logging=stderr --v=0 \
+		"$@" >"$_o" 2>"$_e"
+	_rc=$?
+	rm -rf "$_prof"
+	return $_rc
+}
+# The console check must be able to fail: a page that logs an error.
+printf '<!DOCTYPE html><html><body><script>console.error("planted-%s")</script></body></html>\n' \
+	x >"$W/bad.html"
+chromium_run "$W/bad.dom" "$W/bad.err" --dump-dom "file://$W/bad.html"
+check "console check catches a planted console.error" \
+	grep -q 'CONSOLE.*planted-x' "$W/bad.err"
+chromium_run "$W/ab.dom" "$W/ab.err" --dump-dom "file://$W/ab.html"
+check_eq "chromium --dump-dom exit status" "$?" 0
+cp "$W/ab.err" "$LOGS/report-chromium.log"
+check_eq "no console message from the page" \
+	"$(grep -c 'CONSOLE' "$W/ab.err")" 0
+nsvg=$(grep -o '<svg' "$W/ab.dom" | wc -l)
+nws=$(jq -s '[.[] | .steps[] | .step as $s | .stats // {} | keys[] |
+	"\($s) \(.)"] | unique | length' "$A" "$B")
+check "charts in the DOM: $nsvg svg (>= 2 per workload: $nws)" \
+	test "$nsvg" -ge $((nws * 2))
+# Every line chart has a drawn line: a path with M and L commands.
+nline=$(grep -o '<path class="line" stroke="[^"]*" d="M[0-9.]\+ [0-9.]\+[^"]*"' \
+	"$W/ab.dom" | wc -l)
+nlinel=$(grep -o '<path class="line" stroke="[^"]*" d="M[0-9.]\+ [0-9.]\+L[^"]*"' \
+	"$W/ab.dom" | wc -l)
+nempty=$(grep -o '<path[^>]* d=""' "$W/ab.dom" | wc -l)
+check "lines drawn ($nline with data, $nlinel with segments)" \
+	test "$nline" -ge $((nws * 2)) -a "$nlinel" -ge 2
+check_eq "no empty path" "$nempty" 0
+check "bars drawn (sql ops, probe)" grep -q '<path class="bar" fill="[^"]*" d="M[0-9.]\+ ' \
+	"$W/ab.dom"
+check "step boundaries drawn" grep -q '<path class="stepb" d="M' "$W/ab.dom"
+check "environment table lists the server" grep -q \
+	"$(jq -r '.environment.hosts[] | select(.role == "server") | .id' "$A")" \
+	"$W/ab.dom"
+chromium_run "$W/shot.out" "$W/shot.err" --window-size=1300,3000 \
+	--screenshot="$LOGS/report-screenshot.png" "file://$W/ab.html"
+check "screenshot kept: $LOGS/report-screenshot.png" \
+	test "$(wc -c <"$LOGS/report-screenshot.png" 2>/dev/null || echo 0)" -gt 50000
+check_eq "no console message while drawing the screenshot" \
+	"$(grep -c 'CONSOLE' "$W/shot.err")" 0
+tap_done

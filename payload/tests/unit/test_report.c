@@ -1,0 +1,409 @@
+/* test_report.c: `benchboot report` on the committed sample results (a
+ * real chain run, fixtures/results/regenerate.sh): the model against the
+ * documents' own fields, damaged documents refused naming the field,
+ * significance, comparability, and what each renderer writes. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "tap.h"
+
+#define FIX "payload/tests/fixtures/results/"
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *b;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	b = malloc(n + 1);
+	if (b && fread(b, 1, n, f) != (size_t)n) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	if (b)
+		b[n] = 0;
+	*len = (size_t)n;
+	return b;
+}
+
+/* Path of a fixture, from the tree's top ($TOP, else the cwd). */
+static const char *fix(const char *name)
+{
+	static char p[4096];
+	const char *top = getenv("TOP");
+
+	snprintf(p, sizeof(p), "%s%s" FIX "%s", top ? top : "",
+		 top ? "/" : "", name);
+	return p;
+}
+
+/* A damaged copy of the document: mutate(doc) changes one thing. */
+struct damage {
+	const char *what;
+	void (*mutate)(cJSON *doc);
+	const char *want1, *want2;	/* both must be in the message */
+};
+
+static cJSON *step0(cJSON *d)
+{
+	return cJSON_GetArrayItem(cJSON_GetObjectItem(d, "steps"), 0);
+}
+
+static cJSON *rep0(cJSON *d)
+{
+	return cJSON_GetArrayItem(cJSON_GetObjectItem(step0(d), "repeats"), 0);
+}
+
+static void m_newer(cJSON *d)
+{
+	cJSON_ReplaceItemInObject(d, "schema",
+				  cJSON_CreateString("benchboot.result/2"));
+}
+
+static void m_other(cJSON *d)
+{
+	cJSON_ReplaceItemInObject(d, "schema",
+				  cJSON_CreateString("something/1"));
+}
+
+static void m_noname(cJSON *d)
+{
+	cJSON_DeleteItemFromObject(step0(d), "name");
+}
+
+static void m_ci(cJSON *d)
+{
+	cJSON *ci = cJSON_GetObjectItem(cJSON_GetObjectItem(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(step0(d), "stats"),
+				    "http"), "requests_per_s"), "ci95");
+
+	cJSON_DeleteItemFromArray(ci, 1);
+}
+
+static void m_record(cJSON *d)
+{
+	cJSON *r = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
+		cJSON_GetArrayItem(cJSON_GetObjectItem(rep0(d), "clients"), 0),
+		"records"), 0), "record");
+
+	cJSON_ReplaceItemInObject(r, "schema",
+				  cJSON_CreateString("benchboot.workload/3"));
+}
+
+static void m_hist(cJSON *d)
+{
+	cJSON *l = cJSON_GetObjectItem(cJSON_GetObjectItem(
+		cJSON_GetObjectItem(step0(d), "merged"), "http"), "latency");
+	cJSON *c = cJSON_GetObjectItem(l, "count");
+
+	cJSON_SetNumberValue(c, c->valuedouble + 1);
+}
+
+static void m_sample(cJSON *d)
+{
+	cJSON *s = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+		rep0(d), "series"), "sample"), 0);
+
+	cJSON_DeleteItemFromObject(s, "cpu_idle_pct");
+}
+
+static void m_steps(cJSON *d)
+{
+	cJSON_ReplaceItemInObject(d, "steps", cJSON_CreateString("none"));
+}
+
+static void m_conc(cJSON *d)
+{
+	cJSON_ReplaceItemInObject(step0(d), "concurrency",
+				  cJSON_CreateString("four"));
+}
+
+static void m_suite(cJSON *d)
+{
+	cJSON_DeleteItemFromObject(cJSON_GetObjectItem(d, "suite"),
+				   "version");
+}
+
+static const struct damage damages[] = {
+	{ "newer schema", m_newer, "field \"schema\"", "newer" },
+	{ "other schema", m_other, "field \"schema\"", "benchboot.result/1" },
+	{ "step without name", m_noname, "\"steps[0].name\"", "missing" },
+	{ "ci95 of one number", m_ci,
+	  "\"steps[0].stats.http.requests_per_s.ci95\"", "two numbers" },
+	{ "embedded record of a newer schema", m_record,
+	  "\"steps[0].repeats[0].clients[0].records[0].record.schema\"",
+	  "newer" },
+	{ "histogram count off by one", m_hist,
+	  "\"steps[0].merged.http.latency\"", "count" },
+	{ "sampler record without idle", m_sample,
+	  "\"steps[0].repeats[0].series.sample[0].cpu_idle_pct\"", "missing" },
+	{ "steps not an array", m_steps, "\"steps\"", "an array" },
+	{ "concurrency a string", m_conc, "\"steps[0].concurrency\"",
+	  "a number" },
+	{ "suite without version", m_suite, "\"suite.version\"", "missing" },
+};
+
+static void test_damages(const char *text, size_t len)
+{
+	struct report_res r;
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(damages) / sizeof(damages[0]); i++) {
+		cJSON *d = cJSON_ParseWithLength(text, len);
+		char *out;
+		int rc;
+
+		damages[i].mutate(d);
+		out = cJSON_PrintUnformatted(d);
+		err[0] = 0;
+		rc = report_parse(out, strlen(out), "x.json", &r, err,
+				  sizeof(err));
+		if (!tap_ok(rc == -EINVAL && strstr(err, damages[i].want1) &&
+			    strstr(err, damages[i].want2) &&
+			    strncmp(err, "x.json: ", 8) == 0,
+			    "refused: %s", damages[i].what))
+			printf("#   rc %d, message '%s'\n", rc, err);
+		if (rc == 0)
+			report_free(&r);
+		free(out);
+		cJSON_Delete(d);
+	}
+}
+
+static void test_truncated(const char *text, size_t len)
+{
+	static const double cut[] = { 0.001, 0.5, 0.999 };
+	struct report_res r;
+	char err[512];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < 3; i++) {
+		size_t n = (size_t)(len * cut[i]);
+
+		rc = report_parse(text, n, "t.json", &r, err, sizeof(err));
+		if (!tap_ok(rc == -EINVAL && strstr(err, "truncated"),
+			    "truncated at %zu of %zu bytes: refused as "
+			    "truncated", n, len))
+			printf("#   rc %d, message '%s'\n", rc, err);
+	}
+	rc = report_parse("{\"schema\": ]", 12, "b.json", &r, err,
+			  sizeof(err));
+	if (!tap_ok(rc == -EINVAL && strstr(err, "line 1 column 12"),
+		    "bad JSON: line and column named"))
+		printf("#   message '%s'\n", err);
+	rc = report_parse("[1]", 3, "a.json", &r, err, sizeof(err));
+	tap_ok(rc == -EINVAL && strstr(err, "top level"),
+	       "an array is not a result: '%s'", err);
+}
+
+/* The model against the document read directly. */
+static void test_model(const struct report_res *r)
+{
+	const cJSON *steps = cJSON_GetObjectItem(r->doc, "steps"), *so;
+	int i = 0, bad = 0, sm = 0, ops = 0, pb = 0;
+
+	TAP_EQ_INT(r->nsteps, cJSON_GetArraySize(steps),
+		   "one model step per document step");
+	cJSON_ArrayForEach(so, steps) {
+		const struct report_step *s = &r->steps[i++];
+		const cJSON *st = cJSON_GetObjectItem(so, "stats"), *w;
+		const cJSON *rp;
+		double num = 0, den = 0, last = 0;
+
+		cJSON_ArrayForEach(w, st) {
+			const struct report_wl *m = report_find_wl(s,
+								   w->string);
+			const cJSON *p99 = cJSON_GetObjectItem(cJSON_GetObjectItem(
+				w, "p99_ns"), "median");
+
+			if (!m || m->p99.median != p99->valuedouble ||
+			    m->thr.n < 1)
+				bad++;
+		}
+		/* Interval-weighted mean of "running" over distinct
+		 * readings, recomputed here. */
+		cJSON_ArrayForEach(rp, cJSON_GetObjectItem(so, "repeats")) {
+			const cJSON *x;
+
+			cJSON_ArrayForEach(x, cJSON_GetObjectItem(
+				cJSON_GetObjectItem(rp, "series"), "sample")) {
+				double t = cJSON_GetObjectItem(cJSON_GetObjectItem(
+					x, "t"), "realtime_ns")->valuedouble;
+				double iv = cJSON_GetObjectItem(x,
+					"interval_s")->valuedouble;
+
+				if (t <= last)
+					continue;
+				last = t;
+				num += iv * cJSON_GetObjectItem(x,
+					"running")->valuedouble;
+				den += iv;
+			}
+		}
+		if (den > 0) {
+			sm++;
+			if (fabs(s->sm[REPORT_SM_RUNNING] - num / den) > 1e-9)
+				bad++;
+		}
+		ops += s->nops;
+		pb += s->pb_seconds > 0;
+	}
+	TAP_EQ_INT(bad, 0, "p99 medians and sampler means match the document");
+	tap_ok(sm > 0, "sampler averages in %d steps", sm);
+	tap_ok(ops >= 12, "sql ops: %d operations timed", ops);
+	tap_ok(pb > 0, "probe loss in %d steps", pb);
+}
+
+static void test_significance(void)
+{
+	static const struct {
+		struct report_stat a, b;
+		int want;
+	} t[] = {
+		{ { 3, 10, 10, 9, 11 }, { 3, 20, 20, 19, 21 }, 1 },
+		{ { 3, 10, 10, 9, 11 }, { 3, 10.5, 10.5, 10, 12 }, 0 },
+		{ { 3, 20, 20, 19, 21 }, { 3, 10, 10, 9, 11 }, 1 },
+		{ { 1, 10, 10, 10, 10 }, { 3, 20, 20, 19, 21 }, -1 },
+		{ { 2, 10, 10, 9, 11 }, { 2, 11, 11, 11, 12 }, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		TAP_EQ_INT(report_significant(&t[i].a, &t[i].b), t[i].want,
+			   "significance: CI overlap rule");
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+/* Runs a renderer into memory. */
+static char *render(int (*fn)(FILE *, struct report_res *, int),
+		    struct report_res *rs, int n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (fn(f, rs, n) != 0) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void test_render(struct report_res *rs)
+{
+	char *t, *c, *h, *line;
+	size_t rows = 0, want = 0, commas = 0, badrow = 0;
+	int i, s;
+
+	t = render(report_text, rs, 2);
+	tap_ok(t && strstr(t, "http-static (http): requests/s against "
+			   "concurrency") && strstr(t, "B/A") &&
+	       strstr(t, "create+drop") && strstr(t, "idle %") &&
+	       strstr(t, "stddev %"),
+	       "text: figures, ratio, sql ops, sampler and probe tables");
+	tap_ok(t && !strstr(t, "nan") && !strstr(t, "inf"),
+	       "text: no nan or inf");
+	c = render(report_csv, rs, 2);
+	for (i = 0; i < 2; i++)
+		for (s = 0; s < rs[i].nsteps; s++)
+			want += rs[i].steps[s].nwl ? rs[i].steps[s].nwl : 1;
+	for (line = c; line && *line; line = strchr(line, '\n') + 1) {
+		size_t k = 0;
+		const char *e = strchr(line, '\n');
+
+		if (!e)
+			break;
+		for (const char *p = line; p < e; p++)
+			k += *p == ',';
+		if (rows == 0)
+			commas = k;
+		else if (k != commas)
+			badrow++;
+		rows++;
+	}
+	TAP_EQ_INT(rows, want + 1, "csv: header + one row per (result, "
+		   "workload, step)");
+	TAP_EQ_INT(badrow, 0, "csv: every row has the header's columns");
+	h = render(report_html, rs, 2);
+	tap_ok(h && count(h, "<svg") >= 8 && count(h, "<svg") ==
+	       count(h, "</svg>"), "html: %zu charts, closed",
+	       h ? count(h, "<svg") : 0);
+	tap_ok(h && !strstr(h, "http://") && !strstr(h, "https://") &&
+	       !strstr(h, "<script") && !strstr(h, "url(") &&
+	       !strstr(h, "<link") && !strstr(h, "@import"),
+	       "html: nothing that could fetch or run");
+	tap_ok(h && strstr(h, "class=\"line\"") && strstr(h, "class=\"bar\"")
+	       && strstr(h, "class=\"stepb\"") && strstr(h, rs[0].id) &&
+	       strstr(h, "server-525400bb0001"),
+	       "html: lines, bars, step boundaries, environment");
+	free(t);
+	free(c);
+	free(h);
+}
+
+int main(void)
+{
+	struct report_res rs[2], x;
+	char err[512], why[512];
+	size_t len = 0;
+	char *text = slurp(fix("run-a.json"), &len);
+	int rc;
+
+	if (!tap_ok(text != NULL, "fixture %s readable", fix("run-a.json")))
+		return tap_done();
+	rc = report_parse(text, len, "run-a.json", &rs[0], err, sizeof(err));
+	if (!tap_ok(rc == 0, "run-a.json accepted"))
+		printf("#   %s\n", err);
+	rc = report_load(fix("run-b.json"), &rs[1], err, sizeof(err));
+	if (!tap_ok(rc == 0, "run-b.json accepted"))
+		printf("#   %s\n", err);
+	if (rc == 0 && rs[0].doc) {
+		test_model(&rs[0]);
+		test_render(rs);
+		TAP_EQ_INT(report_comparable(&rs[0], &rs[1], why, sizeof(why)),
+			   0, "same suite version: comparable");
+		x = rs[1];
+		x.suite_version = "2";
+		rc = report_comparable(&rs[0], &x, why, sizeof(why));
+		tap_ok(rc == -EINVAL && strstr(why, "suite version"),
+		       "another suite version refused: %s", why);
+		x.suite = "other";
+		rc = report_comparable(&rs[0], &x, why, sizeof(why));
+		tap_ok(rc == -EINVAL && strstr(why, "different suites"),
+		       "another suite refused");
+	}
+	test_damages(text, len);
+	test_truncated(text, len);
+	test_significance();
+	rc = report_load("/nonexistent/r.json", &x, err, sizeof(err));
+	tap_ok(rc == -ENOENT && strstr(err, "/nonexistent/r.json"),
+	       "missing file: named");
+	report_free(&rs[0]);
+	report_free(&rs[1]);
+	free(text);
+	return tap_done();
+}
