@@ -166,7 +166,8 @@ cJSON *agent_hostinfo(const char *id, const char *role)
 	cJSON_AddStringToObject(o, "role", role);
 	cJSON_AddStringToObject(o, "arch", u.machine);
 	cJSON_AddStringToObject(o, "cpu", cpu);
-	cJSON_AddNumberToObject(o, "cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
+	cJSON_AddNumberToObject(o, "cpus",
+				(double)sysconf(_SC_NPROCESSORS_ONLN));
 	cJSON_AddNumberToObject(o, "mem_kb", (double)memkb);
 	cJSON_AddStringToObject(o, "kernel", line);
 	cJSON_AddStringToObject(o, "image", version_string());
@@ -754,8 +755,8 @@ static cJSON *agent_run_result(struct agent_run *r, const char *why)
 		cJSON_AddItemToObject(o, "argv", p->argv);
 		p->argv = NULL;
 		cJSON_AddNumberToObject(o, "rc", code);
-		cJSON_AddItemToObject(o, "launched_ns",
-				      cJSON_CreateNumber((double)p->launched_ns));
+		cJSON_AddNumberToObject(o, "launched_ns",
+					(double)p->launched_ns);
 		if (rec)
 			cJSON_AddItemToObject(o, "record", rec);
 		if (err[0])
@@ -874,6 +875,23 @@ static int agent_handle(struct agent_session *s, const char *line,
 	return rc;
 }
 
+/* A result too big for one message: sent again without the records, each
+ * saying why, rather than losing the connection over it. */
+static int agent_send_stripped(struct agent_session *s, cJSON *r)
+{
+	cJSON *e, *recs = cJSON_GetObjectItemCaseSensitive(r, "records");
+
+	cJSON_ArrayForEach(e, recs) {
+		cJSON_DeleteItemFromObject(e, "record");
+		cJSON_DeleteItemFromObject(e, "error");
+		cJSON_AddStringToObject(e, "error", "record over the 1 MiB "
+					"message limit");
+	}
+	agent_log("step %s: records over the message limit, sent without "
+		  "them", s->run.step);
+	return ctl_conn_send(&s->c, r);
+}
+
 /* One connection's life.  Returns 0 when the controller said done, or a
  * negative errno when the connection broke. */
 static int agent_session_run(struct agent_session *s, int fd)
@@ -967,28 +985,8 @@ static int agent_session_run(struct agent_session *s, int fd)
 				agent_log("step %s finished", s->run.step);
 				if (r && rc == 0)
 					rc = ctl_conn_send(&s->c, r);
-				if (rc == -EMSGSIZE) {
-					/* Say what happened rather than lose
-					 * the connection over it. */
-					cJSON *e;
-
-					cJSON_ArrayForEach(e,
-						cJSON_GetObjectItemCaseSensitive(
-							r, "records")) {
-						cJSON_DeleteItemFromObject(
-							e, "record");
-						cJSON_DeleteItemFromObject(
-							e, "error");
-						cJSON_AddStringToObject(e,
-							"error", "record over "
-							"the 1 MiB message "
-							"limit");
-					}
-					agent_log("step %s: records over the "
-						  "message limit, sent without "
-						  "them", s->run.step);
-					rc = ctl_conn_send(&s->c, r);
-				}
+				if (rc == -EMSGSIZE)
+					rc = agent_send_stripped(s, r);
 				cJSON_Delete(r);
 				agent_run_free(&s->run);
 			}

@@ -15,7 +15,7 @@
 struct agent_opts {
 	const char *role;		/* client, server or controller */
 	char id[64];
-	const char *controller;		/* HOST[:PORT] or NULL: discover */
+	const char *controller;		/* HOST[:PORT]; NULL: discover */
 	const char *listen;		/* controller: [ADDR][:PORT] */
 	const char *suite;		/* NAME, PATH or URL */
 	const char *suite_dir;
@@ -63,7 +63,7 @@ extern char agent_log_id[64];
 struct agent_series {
 	const char *source;		/* "probe" or "sample" */
 	pid_t pid;
-	int fd;				/* its stdout, non-blocking; -1 */
+	int fd;				/* its stdout (non-blocking) */
 	char buf[65536];
 	size_t len;
 	uint64_t lines, dropped;

@@ -160,7 +160,8 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 					return collect_fail(err, errlen,
 							    -EINVAL, "repeated "
 							    "Content-Length");
-				if (collect_copy(v, vl, num, sizeof(num)) != 0 ||
+				if (collect_copy(v, vl, num,
+						 sizeof(num)) != 0 ||
 				    num[0] < '0' || num[0] > '9')
 					return collect_fail(err, errlen,
 							    -EINVAL, "bad "
@@ -190,7 +191,8 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 			if (rc != 0)
 				return collect_fail(err, errlen, -EMSGSIZE,
 						    "header %.*s too long",
-						    (int)(nl > 40 ? 40 : nl), p);
+						    (int)(nl > 40 ? 40 : nl),
+						    p);
 		}
 	}
 	if (first)
@@ -686,7 +688,8 @@ int collect_main(int argc, char **argv)
 		if (fd < 0)
 			continue;
 		if (ss.ss_family == AF_INET)
-			inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr,
+			inet_ntop(AF_INET,
+				  &((struct sockaddr_in *)&ss)->sin_addr,
 				  peer, sizeof(peer));
 		/* A stalled uploader must not hold the collector forever. */
 		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));

@@ -41,7 +41,7 @@ struct rpeer {
 	int tq_out;		/* a time request is outstanding */
 	unsigned tq_got;	/* answers since the last sync began */
 	int in_step;		/* waiting for its result */
-	cJSON *result;		/* its result message for the current step */
+	cJSON *result;		/* its result for the current step */
 	int lost_in_step;
 	unsigned idx;		/* client index in the current step */
 };
@@ -714,6 +714,44 @@ static int runner_workload_known(struct runner *r, const char *w)
 	return 0;
 }
 
+/* Workload start spread, kept per workload: a combined step mixes
+ * workloads with and without warm-up. */
+#define RUNNER_MAX_WL 16
+struct runner_start {
+	char w[32];
+	int64_t mn, mx;
+	int n;
+};
+
+/* Notes a record's start (its realtime_ns minus its client's offset). */
+static void runner_note_start(struct runner_start *rs, int *nrs,
+			      const cJSON *rec, int64_t off)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rec, "start");
+	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(st, "realtime_ns");
+	const cJSON *wn = cJSON_GetObjectItemCaseSensitive(rec, "workload");
+	int64_t t;
+	int k;
+
+	if (!cJSON_IsNumber(rt) || !cJSON_IsString(wn))
+		return;
+	t = (int64_t)rt->valuedouble - off;
+	for (k = 0; k < *nrs; k++)
+		if (strcmp(rs[k].w, wn->valuestring) == 0)
+			break;
+	if (k == RUNNER_MAX_WL)
+		return;
+	if (k == *nrs) {
+		snprintf(rs[k].w, sizeof(rs[k].w), "%s", wn->valuestring);
+		rs[k].mn = rs[k].mx = t;
+		rs[k].n = 0;
+		(*nrs)++;
+	}
+	rs[k].mn = t < rs[k].mn ? t : rs[k].mn;
+	rs[k].mx = t > rs[k].mx ? t : rs[k].mx;
+	rs[k].n++;
+}
+
 /* Runs one repeat of one step at concurrency conc (0: no sweep).  Fills
  * rep with what happened; *complete says whether it may be averaged in;
  * merged[] gets one accumulator per workload.  Returns 0, or -ENOENT when
@@ -728,9 +766,7 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 	cJSON *clients, *procs[RUNNER_MAX_PEERS];
 	int64_t start, lead, end, deadline_wait;
 	int64_t lmin = INT64_MAX, lmax = INT64_MIN;
-	/* Workload start spread, per workload (a combined step mixes
-	 * workloads with and without warm-up): only across clients. */
-	struct { char w[32]; int64_t mn, mx; int n; } rs[16];
+	struct runner_start rs[RUNNER_MAX_WL];
 	int nrs = 0, lclients = 0;
 	unsigned j;
 	char err[256];
@@ -816,8 +852,8 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 						     cJSON_CreateString(buf));
 			}
 			if (a > 0)
-				cJSON_AddItemToArray(argv,
-						     cJSON_CreateString("--json"));
+				cJSON_AddItemToArray(
+					argv, cJSON_CreateString("--json"));
 			cJSON_AddItemToArray(procs[i], argv);
 		}
 	}
@@ -928,9 +964,9 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 		lclients++;
 		/* One record per process it was given, or it did not run
 		 * what was asked (a busy agent answers with none). */
-		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(res,
-				"records")) != cJSON_GetArraySize(
-				cJSON_GetObjectItemCaseSensitive(ce, "procs"))) {
+		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+			    res, "records")) != cJSON_GetArraySize(
+			    cJSON_GetObjectItemCaseSensitive(ce, "procs"))) {
 			cJSON_AddStringToObject(ce, "error", "fewer records "
 						"than processes");
 			failed++;
@@ -958,36 +994,7 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 				failed++;
 				continue;
 			}
-			{
-				const cJSON *s = cJSON_GetObjectItemCaseSensitive(
-					rec, "start");
-				const cJSON *rt = cJSON_GetObjectItemCaseSensitive(
-					s, "realtime_ns");
-
-				const cJSON *wn = cJSON_GetObjectItemCaseSensitive(
-					rec, "workload");
-				int k;
-
-				for (k = 0; k < nrs && cJSON_IsString(wn); k++)
-					if (strcmp(rs[k].w, wn->valuestring) == 0)
-						break;
-				if (cJSON_IsNumber(rt) && cJSON_IsString(wn) &&
-				    k < 16) {
-					int64_t t = (int64_t)rt->valuedouble -
-						    off;
-
-					if (k == nrs) {
-						snprintf(rs[k].w, sizeof(rs[k].w),
-							 "%s", wn->valuestring);
-						rs[k].mn = rs[k].mx = t;
-						rs[k].n = 0;
-						nrs++;
-					}
-					rs[k].mn = t < rs[k].mn ? t : rs[k].mn;
-					rs[k].mx = t > rs[k].mx ? t : rs[k].mx;
-					rs[k].n++;
-				}
-			}
+			runner_note_start(rs, &nrs, rec, off);
 			if (runner_merge_record(acc, nacc, rec, err,
 						sizeof(err)) != 0) {
 				cJSON_AddStringToObject(copy, "merge_error",
@@ -1014,8 +1021,8 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 		if (lclients >= 2 && rsk >= 0)
 			cJSON_AddNumberToObject(sk, "record", (double)rsk);
 	}
-	cJSON_AddItemToObject(rep, "series",
-			      runner_series_window(r, start, end + 1000000000ll));
+	cJSON_AddItemToObject(rep, "series", runner_series_window(
+				      r, start, end + 1000000000ll));
 	*complete = lost == 0 && failed == 0 && part > 0;
 	cJSON_AddBoolToObject(rep, "complete", *complete);
 	if (!*complete) {
@@ -1039,6 +1046,29 @@ static void runner_merge_free(struct runner_merge *m, int n)
 	}
 }
 
+/* Adds to dst, under key, the statistics of per_rep[*].WORKLOAD.OBJ.FIELD
+ * (one value per complete repeat); nothing when no repeat has it. */
+static void runner_stat(cJSON *dst, const char *key, const cJSON *per_rep,
+			const char *workload, const char *obj,
+			const char *field)
+{
+	double v[1000];
+	const cJSON *pr;
+	struct rstats s;
+	int n = 0;
+
+	cJSON_ArrayForEach(pr, per_rep) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(pr, workload);
+		const cJSON *o = cJSON_GetObjectItemCaseSensitive(w, obj);
+		const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, field);
+
+		if (cJSON_IsNumber(x) && n < 1000)
+			v[n++] = x->valuedouble;
+	}
+	if (rstats_compute(v, n, &s) == 0)
+		cJSON_AddItemToObject(dst, key, rstats_json(&s));
+}
+
 /* One step at one concurrency: R repeats, then statistics over the
  * complete ones. */
 static void runner_step(struct runner *r, const struct suite_step *st,
@@ -1047,11 +1077,11 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 	struct runner_merge all[SUITE_MAX_RUNS * 2];
 	int nall = 0, ncomplete = 0, k;
 	cJSON *so = cJSON_CreateObject(), *reps, *merged, *stats;
-	double *vals[SUITE_MAX_RUNS * 2][16];
+	/* Each complete repeat's merged objects, for the statistics. */
+	cJSON *per_rep = cJSON_CreateArray();
 	unsigned rep;
 	char name[128];
 
-	memset(vals, 0, sizeof(vals));
 	if (conc)
 		snprintf(name, sizeof(name), "%s/c%u", st->name, conc);
 	else
@@ -1067,8 +1097,6 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 				(double)st->cooldown_ns / 1e9);
 	reps = cJSON_AddArrayToObject(so, "repeats");
 	cJSON_AddItemToArray(steps, so);
-	/* Per workload, per repeat: the merged object to compute stats. */
-	cJSON *per_rep = cJSON_CreateArray();
 
 	for (rep = 1; rep <= st->repeats && !*r->stop; rep++) {
 		struct runner_merge acc[SUITE_MAX_RUNS * 2];
@@ -1136,67 +1164,24 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 		if (all[k].has_hist)
 			cJSON_AddItemToObject(wo, "latency",
 					      hist_to_json(all[k].h));
-		/* Rates over repeats: every rate key of the first repeat. */
-		if (cJSON_GetArraySize(per_rep) > 0)
-			first = cJSON_GetObjectItemCaseSensitive(
-				cJSON_GetObjectItemCaseSensitive(
-					cJSON_GetArrayItem(per_rep, 0),
-					all[k].workload), "rates");
+		/* Rates over repeats: every rate key of the first repeat;
+		 * percentiles per repeat (each from that repeat's merged
+		 * histogram), summarised: never averaged across clients. */
+		first = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetArrayItem(per_rep, 0),
+				all[k].workload), "rates");
 		cJSON_ArrayForEach(f, first) {
-			double v[1000];
-			int n = 0;
-			const cJSON *pr;
-			struct rstats s;
 			char key[80];
 
-			cJSON_ArrayForEach(pr, per_rep) {
-				const cJSON *x = cJSON_GetObjectItemCaseSensitive(
-					cJSON_GetObjectItemCaseSensitive(
-						cJSON_GetObjectItemCaseSensitive(
-							pr, all[k].workload),
-						"rates"), f->string);
-
-				if (cJSON_IsNumber(x) && n < 1000)
-					v[n++] = x->valuedouble;
-			}
 			snprintf(key, sizeof(key), "%s_per_s", f->string);
-			if (rstats_compute(v, n, &s) == 0)
-				cJSON_AddItemToObject(wst, key,
-						      rstats_json(&s));
+			runner_stat(wst, key, per_rep, all[k].workload,
+				    "rates", f->string);
 		}
-		/* Percentiles per repeat (each from that repeat's merged
-		 * histogram), summarised: never averaged across clients. */
-		{
-			static const struct { const char *k; double p; } ps[] = {
-				{ "p50_ns", 50 }, { "p99_ns", 99 },
-			};
-			size_t q;
-
-			for (q = 0; q < 2; q++) {
-				double v[1000];
-				int n = 0;
-				const cJSON *pr;
-				struct rstats s;
-
-				cJSON_ArrayForEach(pr, per_rep) {
-					const cJSON *lat =
-						cJSON_GetObjectItemCaseSensitive(
-						cJSON_GetObjectItemCaseSensitive(
-							pr, all[k].workload),
-						"latency");
-					const cJSON *x =
-						cJSON_GetObjectItemCaseSensitive(
-						lat, ps[q].p == 50 ? "p50" :
-						"p99");
-
-					if (cJSON_IsNumber(x) && n < 1000)
-						v[n++] = x->valuedouble;
-				}
-				if (rstats_compute(v, n, &s) == 0)
-					cJSON_AddItemToObject(wst, ps[q].k,
-							      rstats_json(&s));
-			}
-		}
+		runner_stat(wst, "p50_ns", per_rep, all[k].workload,
+			    "latency", "p50");
+		runner_stat(wst, "p99_ns", per_rep, all[k].workload,
+			    "latency", "p99");
 	}
 	runner_merge_free(all, nall);
 	cJSON_Delete(per_rep);

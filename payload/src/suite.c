@@ -19,7 +19,8 @@ static const char *const suite_builtins[] = {
 };
 
 static int suite_fail(char *err, size_t errlen, const char *file, int line,
-		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+		      const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 static int suite_fail(char *err, size_t errlen, const char *file, int line,
 		      const char *fmt, ...)
 {
@@ -378,7 +379,8 @@ int suite_parse(const char *text, size_t len, const char *fname,
 			snprintf(s->name, sizeof(s->name), "%s", w[1]);
 		} else if (strcmp(key, "version") == 0) {
 			NEED(1, "one version");
-			if (st || !suite_name_ok(w[1], sizeof(s->version) - 1)) {
+			if (st || !suite_name_ok(w[1],
+						 sizeof(s->version) - 1)) {
 				rc = suite_fail(err, errlen, fname, lineno,
 						"version: expected one version "
 						"(like 1 or 2.1) before the "
@@ -654,8 +656,8 @@ int suite_load(const char *spec, const char *dir, struct suite *s,
 		unlink(tmp);
 		return rc;
 	}
-	if (strchr(spec, '/') || (strlen(spec) > 6 &&
-				  strcmp(spec + strlen(spec) - 6, ".suite") == 0))
+	n = (ssize_t)strlen(spec);
+	if (strchr(spec, '/') || (n > 6 && strcmp(spec + n - 6, ".suite") == 0))
 		return suite_load_file(spec, spec, s, err, errlen);
 	if (!suite_name_ok(spec, 63)) {
 		snprintf(err, errlen, "suite '%s': expected a name, a path or "

@@ -23,7 +23,7 @@ struct suite_step {
 	int line;
 	uint64_t warmup_ns, duration_ns, cooldown_ns;
 	unsigned repeats;
-	unsigned nconc;			/* 0: runs once on the first client */
+	unsigned nconc;			/* 0: once, on client 0 */
 	unsigned conc[SUITE_MAX_CONC];
 	unsigned nruns;
 	struct suite_run runs[SUITE_MAX_RUNS];
@@ -43,7 +43,8 @@ struct suite {
 	unsigned clients;		/* clients to wait for: 1 */
 	unsigned servers;		/* servers to wait for: 1 */
 	uint64_t wait_ns;		/* how long to wait for them: 120 s */
-	uint64_t warmup_ns, duration_ns, cooldown_ns;	/* 2 s, 10 s, 2 s */
+	/* Defaults for the steps: 2 s, 10 s, 2 s. */
+	uint64_t warmup_ns, duration_ns, cooldown_ns;
 	unsigned nvars;
 	struct suite_var vars[SUITE_MAX_VARS];
 	unsigned nsteps;

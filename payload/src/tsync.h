@@ -12,7 +12,7 @@
 
 struct tsync_sample {
 	int64_t offset;		/* peer clock - our clock, ns */
-	int64_t rtt;		/* round trip minus the peer's own time, ns */
+	int64_t rtt;		/* round trip minus the peer's time, ns */
 	int64_t at;		/* our clock when the answer came back */
 };
 
