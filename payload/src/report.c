@@ -157,9 +157,9 @@ static void vstat(struct vctx *v, const cJSON *o, const char *path,
 		verr(v, p, "expected an array of two numbers [low, high]");
 		return;
 	}
-	if (n->valuedouble < 1) {
+	if (n->valuedouble < 1 || n->valuedouble > 1e6) {
 		snprintf(p, sizeof(p), "%.200s.n", path);
-		verr(v, p, "expected at least 1, got %g", n->valuedouble);
+		verr(v, p, "expected 1 .. 1000000, got %g", n->valuedouble);
 		return;
 	}
 	out->n = (int)n->valuedouble;
@@ -409,6 +409,14 @@ static void vstep(struct vctx *v, const cJSON *so, int idx,
 	s->warmup_s = f ? f->valuedouble : 0;
 	f = vget(v, so, path, "duration_s", 'n', 1);
 	s->duration_s = f ? f->valuedouble : 0;
+	if (cc && (cc->valuedouble < 1 || cc->valuedouble > 1e7)) {
+		snprintf(p, sizeof(p), "%s.concurrency", path);
+		verr(v, p, "expected 1 .. 10000000, got %g", cc->valuedouble);
+	}
+	if (cr && (cr->valuedouble < 0 || cr->valuedouble > 1e6)) {
+		snprintf(p, sizeof(p), "%s.complete_repeats", path);
+		verr(v, p, "expected 0 .. 1000000, got %g", cr->valuedouble);
+	}
 	if (v->bad)
 		return;
 	s->name = nm->valuestring;

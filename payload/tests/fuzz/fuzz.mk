@@ -13,3 +13,6 @@ fuzz_collect_http_SRCS := collect.c ctl.c util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_collect_http: FUZZ_CFLAGS += -lcjson -lm
 FUZZ_TARGETS += proc_parse
 fuzz_proc_parse_SRCS := sample_linux.c
+FUZZ_TARGETS += report
+fuzz_report_SRCS := report.c report_html.c hist.c rstats.c
+$(PAYLOAD_BUILD)/fuzz/fuzz_report: FUZZ_CFLAGS += -lcjson -lm
