@@ -151,8 +151,8 @@ static void conn_issue(struct http_conn *c, uint64_t now)
 	/* Closed-loop pipelining refills in batches once half the depth
 	 * is answered: one write per pipeline/2 requests instead of one
 	 * per response read, while at least half stay in flight. */
-	if (!cfg->rate && c->inflight > cfg->refill_at)
-		return;
+	if (th->draining || (!cfg->rate && c->inflight > cfg->refill_at))
+		goto flush;
 	while (c->inflight < cfg->pipeline) {
 		if (cfg->rate) {
 			if (c->next_j >= th->j)
@@ -170,6 +170,7 @@ static void conn_issue(struct http_conn *c, uint64_t now)
 		th->st.sent++;
 		conn_append(c);
 	}
+flush:
 	if (c->state == C_OPEN && c->woff < c->wlen)
 		conn_flush(c, now);
 }
@@ -184,6 +185,8 @@ static void conn_open(struct http_conn *c, uint64_t now)
 	int one = 1, err;
 	uint32_t k;
 
+	if (c->th->draining)	/* the run is over: no new connections */
+		return;
 	c->fd = socket(ts->addr.ss_family,
 		       SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (c->fd < 0) {
@@ -244,14 +247,18 @@ static int conn_response(struct http_conn *c, uint64_t now)
 	c->rhead = c->rhead + 1 == cfg->pipeline ? 0 : c->rhead + 1;
 	c->inflight--;
 	c->busy_since = now;
-	hist_record(&th->hist, now > start ? now - start : 0);
-	th->st.requests++;
 	c->responses++;
-	if (c->parse.status >= 400) {
-		th->st.errors[HTTP_E_STATUS]++;
-		if (!th->first_err[0])
-			snprintf(th->first_err, sizeof(th->first_err),
-				 "status: HTTP %d", c->parse.status);
+	/* Answers after -d are awaited (thread_drain), not counted. */
+	if (!th->draining) {
+		hist_record(&th->hist, now > start ? now - start : 0);
+		th->st.requests++;
+		if (c->parse.status >= 400) {
+			th->st.errors[HTTP_E_STATUS]++;
+			if (!th->first_err[0])
+				snprintf(th->first_err,
+					 sizeof(th->first_err),
+					 "status: HTTP %d", c->parse.status);
+		}
 	}
 	if (!c->parse.keepalive || !cfg->keepalive) {
 		conn_recycle(c, now);
@@ -411,6 +418,37 @@ void http_begin_measure(struct http_thread *th)
 	th->measuring = 1;
 }
 
+/* After -d: waits (at most --timeout, and 1 s) for the answers to what was
+ * sent, sending nothing new and counting nothing, so that the server has
+ * finished every request the record says was sent. */
+static void thread_drain(struct http_thread *th, struct epoll_event *evs,
+			 uint64_t now)
+{
+	uint64_t until = now + (th->cfg->timeout < 1000000000ULL ?
+				th->cfg->timeout : 1000000000ULL), ticks;
+	unsigned i, busy;
+	int n;
+
+	th->draining = 1;
+	for (;;) {
+		for (i = 0, busy = 0; i < th->nconns && !busy; i++)
+			busy = th->conns[i].state != C_IDLE &&
+			       th->conns[i].inflight;
+		if (!busy || now >= until || http_stop)
+			return;
+		n = epoll_wait(th->epfd, evs, HTTP_MAXEV,
+			       (int)((until - now + 999999) / 1000000));
+		now = util_mono_ns();
+		for (i = 0; i < (unsigned)(n > 0 ? n : 0); i++) {
+			if (evs[i].data.ptr)
+				conn_event(evs[i].data.ptr, evs[i].events,
+					   now);
+			else if (read(th->tfd, &ticks, sizeof(ticks)) < 0)
+				(void)0;
+		}
+	}
+}
+
 static void *thread_main(void *arg)
 {
 	struct http_thread *th = arg;
@@ -483,10 +521,19 @@ static void *thread_main(void *arg)
 	getrusage(RUSAGE_THREAD, &th->ru1);
 	for (i = 0; i < th->nconns; i++) {
 		/* Queued on a connection that never opened: not sent. */
-		if (th->conns[i].state == C_CONNECTING)
+		if (th->conns[i].state == C_CONNECTING) {
 			th->st.sent -= th->conns[i].inflight;
-		conn_close(&th->conns[i]);
+			conn_close(&th->conns[i]);
+		}
 	}
+	if (!http_stop) {
+		struct http_stats final = th->st;
+
+		thread_drain(th, evs, now);
+		th->st = final;
+	}
+	for (i = 0; i < th->nconns; i++)
+		conn_close(&th->conns[i]);
 	return NULL;
 }
 
