@@ -780,7 +780,7 @@ static void report_fmt(char *b, size_t n, double v)
 	else if (a >= 0.01 || a == 0)
 		snprintf(b, n, "%.3f", v);
 	else
-		snprintf(b, n, "%.2e", v);
+		snprintf(b, n, "%.3g", v);
 }
 
 /* "median ± half-CI (n)" scaled by div; "-" when absent. */

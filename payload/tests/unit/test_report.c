@@ -365,6 +365,36 @@ static void test_render(struct report_res *rs)
 	free(h);
 }
 
+/* Host fields a newer agent may add (dependency and server stack
+ * versions) reach the page's environment table. */
+static void test_env_more(const char *text, size_t len)
+{
+	cJSON *d = cJSON_ParseWithLength(text, len);
+	cJSON *h = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
+		d, "environment"), "hosts"), 1);
+	cJSON *deps = cJSON_AddObjectToObject(h, "deps");
+	struct report_res r;
+	char err[512], *out, *page;
+
+	cJSON_AddStringToObject(deps, "curl", "7.88.1-10+deb12u8");
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(h, "stack"), "nginx",
+				"1.22.1-9<b>");
+	out = cJSON_PrintUnformatted(d);
+	if (report_parse(out, strlen(out), "env.json", &r, err,
+			 sizeof(err)) != 0) {
+		tap_ok(0, "host with extra fields accepted: %s", err);
+	} else {
+		page = render(report_html, &r, 1);
+		tap_ok(page && strstr(page, "deps.curl=7.88.1-10+deb12u8") &&
+		       strstr(page, "stack.nginx=1.22.1-9&lt;b&gt;"),
+		       "html: extra host fields shown (escaped) under more");
+		free(page);
+		report_free(&r);
+	}
+	free(out);
+	cJSON_Delete(d);
+}
+
 int main(void)
 {
 	struct report_res rs[2], x;
@@ -396,6 +426,7 @@ int main(void)
 		tap_ok(rc == -EINVAL && strstr(why, "different suites"),
 		       "another suite refused");
 	}
+	test_env_more(text, len);
 	test_damages(text, len);
 	test_truncated(text, len);
 	test_significance();
