@@ -56,6 +56,30 @@ void agent_log(const char *fmt, ...)
 		now.tv_nsec / 1000000, agent_log_id, msg);
 }
 
+void agent_status(const char *fmt, ...)
+{
+	const char *path = getenv("BENCHBOOT_STATUS");
+	char tmp[4200], line[512];
+	va_list ap;
+	FILE *f;
+
+	if (!path) {
+		if (access("/run/benchboot", W_OK) != 0)
+			return;
+		path = "/run/benchboot/status";
+	}
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "%s %s\n", agent_log_id, line);
+	if (fclose(f) == 0)
+		rename(tmp, path);
+}
+
 static int agent_read_small(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
@@ -635,6 +659,7 @@ static int agent_run_start(struct agent_run *r, const struct ctl_msg *m)
 	}
 	agent_log("step %s: %u process(es), start in %.1f ms", r->step,
 		  r->nprocs, (double)lead / 1e6);
+	agent_status("running step %s", r->step);
 	return 0;
 }
 
@@ -862,6 +887,7 @@ static int agent_handle(struct agent_session *s, const char *line,
 		break;
 	case CTL_DONE:
 		agent_log("controller says the suite is done");
+		agent_status("suite done");
 		s->done = 1;
 		break;
 	default:
@@ -1080,6 +1106,8 @@ static int agent_peer_loop(const struct agent_opts *o)
 			continue;
 		}
 		agent_log("connected to controller %s:%d", host, port);
+		agent_status("connected to controller %s:%d, waiting for "
+			     "steps", host, port);
 		backoff = 100;
 		fails = 0;
 		rc = agent_session_run(&s, fd);

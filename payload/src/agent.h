@@ -55,6 +55,11 @@ int agent_has_workload(const cJSON *workloads, const char *name);
 /* Logs "benchboot agent ID: message" with a UTC timestamp to stderr. */
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Replaces the one-line status (phase, progress, peers) the console
+ * shows: written atomically to $BENCHBOOT_STATUS, default
+ * /run/benchboot/status when /run/benchboot exists; nothing otherwise. */
+void agent_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The id agent_log prints (set once at start). */
 extern char agent_log_id[64];
 

@@ -1104,6 +1104,8 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 		cJSON *ro = cJSON_CreateObject(), *mo;
 
 		snprintf(r->cur_step, sizeof(r->cur_step), "%s/r%u", name, rep);
+		agent_status("step %s, repeat %u/%u; %d clients", name, rep,
+			     st->repeats, runner_count(r, "client"));
 		cJSON_AddNumberToObject(ro, "repeat", rep);
 		cJSON_AddItemToArray(reps, ro);
 		rc = runner_repeat(r, st, conc, rep, ro, &complete, acc, &nacc);
@@ -1412,8 +1414,13 @@ int runner_main(struct agent_opts *o, volatile sig_atomic_t *stop)
 		  (double)wait_ns / 1e9, want_clients, want_servers);
 	while (!*stop && (runner_count(&r, "client") < want_clients ||
 			  runner_count(&r, "server") < want_servers) &&
-	       util_mono_ns() - t0 < wait_ns)
+	       util_mono_ns() - t0 < wait_ns) {
+		agent_status("waiting for peers: %d/%d clients, %d/%d "
+			     "servers", runner_count(&r, "client"),
+			     want_clients, runner_count(&r, "server"),
+			     want_servers);
 		runner_pump(&r, 100);
+	}
 	peers = cJSON_CreateObject();
 	cJSON_AddNumberToObject(peers, "clients_wanted", want_clients);
 	cJSON_AddNumberToObject(peers, "clients_found",
@@ -1510,7 +1517,11 @@ int runner_main(struct agent_opts *o, volatile sig_atomic_t *stop)
 		ctl_conn_drain(&r.peers[i].c, 500);
 		cJSON_Delete(d);
 	}
+	agent_status("result %s written; uploading", id);
 	status = runner_upload_loop(&r);
+	agent_status("result %s %s", id, status == 0 ? (o->upload ?
+		     "uploaded" : "written (no upload asked)") :
+		     "kept in the spool: upload failed");
 out:
 	free(text);
 	for (i = 0; i < r.nlocal_series; i++)

@@ -61,7 +61,8 @@ netns_spawn c2 "$RUN_DIR/c2.log" env BENCHBOOT_CLOCK_OFFSET_NS=-30000000 \
 netns_spawn srv "$RUN_DIR/server.log" $BB agent --role=server \
 	--controller 10.77.0.2:7407 --once
 start=$(date +%s)
-netns_exec ctl $BB agent --role=controller --id ctl-test \
+BENCHBOOT_STATUS=$RUN_DIR/ctl.status netns_exec ctl $BB agent \
+	--role=controller --id ctl-test \
 	--listen 10.77.0.2:7407 --suite "$SUITES/chain.suite" \
 	--spool "$RUN_DIR/spool" --upload http://10.77.0.3:8080/results/ \
 	--token s3cret --wait 30s >"$RUN_DIR/ctl.out" 2>"$RUN_DIR/ctl.log"
@@ -73,6 +74,8 @@ check_eq "controller exit status" "$rc" 0
 res=$(cat "$RUN_DIR/ctl.out")
 check "result written locally: $res" test -s "$res"
 id=$(jq -r .id "$res")
+check_eq "console status line at the end" "$(cat "$RUN_DIR/ctl.status")" \
+	"ctl-test result $id uploaded"
 check_eq "schema" "$(jq -r .schema "$res")" "benchboot.result/1"
 check_eq "nothing left pending in the spool" \
 	"$(ls "$RUN_DIR/spool/pending" | wc -l)" 0
