@@ -5,7 +5,8 @@
 # Environment (from `make test`): TOP, O, ARCH, IMAGES, BUSYBOX.
 # QT_ACCEL=kvm|tcg forces an accelerator; by default KVM is used only when
 # a short probe boot of the image under KVM reaches READY (a nested or
-# broken /dev/kvm hangs the guest, and the probe then costs QT_PROBE_S).
+# broken /dev/kvm hangs the guest, and the probe then costs QT_PROBE_S,
+# once: the answer is kept in $O/qemu-tests/accel).
 
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 O=${O:-$TOP/out}
@@ -62,7 +63,8 @@ qt_accel() {
 		echo "$QT_ACCEL"
 		return
 	fi
-	if [ -s "$cache" ] && [ "$cache" -nt "$IMAGES/initramfs.cpio.gz" ]; then
+	# Whether KVM works is the host's property: probe once per $O.
+	if [ -s "$cache" ]; then
 		cat "$cache"
 		return
 	fi
