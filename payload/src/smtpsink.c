@@ -1,5 +1,5 @@
-/* smtpsink.c: `benchboot smtp-sink`: per-thread epoll loops on
- * SO_REUSEPORT listeners; commands answered in batches, so pipelining
+/* smtpsink.c: `benchboot smtp-sink`: per-thread epoll loops sharing one
+ * listener; commands answered in batches, so pipelining
  * clients get one write per group; DATA scanned with memchr. */
 #include <errno.h>
 #include <fcntl.h>
@@ -407,23 +407,33 @@ static void *sink_thr_main(void *arg)
 	return NULL;
 }
 
-static int sink_listen(struct sink_thr *t)
+/* One listening socket for all threads, in every thread's epoll with
+ * EPOLLEXCLUSIVE (one thread woken per connection).  Not SO_REUSEPORT:
+ * that would let another process of the same user bind the same port
+ * and take part of our connections without an error. */
+static int sink_listen(const struct sink_cfg *cfg, int *lfd)
 {
-	const struct sink_cfg *cfg = t->cfg;
-	struct epoll_event e = { .events = EPOLLIN, .data.ptr = NULL };
 	int one = 1;
 
-	t->lfd = socket(cfg->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK |
-			SOCK_CLOEXEC, 0);
-	if (t->lfd < 0)
+	*lfd = socket(cfg->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK |
+		      SOCK_CLOEXEC, 0);
+	if (*lfd < 0)
 		return -errno;
-	setsockopt(t->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	setsockopt(t->lfd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
-	if (bind(t->lfd, (const struct sockaddr *)&cfg->addr,
-		 cfg->addrlen) != 0 || listen(t->lfd, 1024) != 0)
+	setsockopt(*lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(*lfd, (const struct sockaddr *)&cfg->addr,
+		 cfg->addrlen) != 0 || listen(*lfd, 1024) != 0)
 		return -errno;
+	return 0;
+}
+
+static int sink_thr_init(struct sink_thr *t, int lfd)
+{
+	struct epoll_event e = { .events = EPOLLIN | EPOLLEXCLUSIVE,
+				 .data.ptr = NULL };
+
+	t->lfd = lfd;
 	t->ep = epoll_create1(EPOLL_CLOEXEC);
-	if (t->ep < 0 || epoll_ctl(t->ep, EPOLL_CTL_ADD, t->lfd, &e) != 0)
+	if (t->ep < 0 || epoll_ctl(t->ep, EPOLL_CTL_ADD, lfd, &e) != 0)
 		return -errno;
 	return 0;
 }
@@ -515,7 +525,7 @@ int smtpsink_main(int argc, char **argv)
 	uint64_t v, real0, mono0;
 	sigset_t set;
 	unsigned i;
-	int c, sig, json = 0, rc;
+	int c, sig, json = 0, rc, lfd = -1;
 	struct stat st;
 
 	strcpy(cfg.hostname, "benchboot-sink.invalid");
@@ -603,16 +613,17 @@ int smtpsink_main(int argc, char **argv)
 	thr = calloc(cfg.threads, sizeof(*thr));
 	if (!thr)
 		return 1;
-	rc = 0;
-	for (i = 0; i < cfg.threads && rc == 0; i++) {
+	rc = sink_listen(&cfg, &lfd);
+	if (rc != 0)
+		util_err("smtp-sink", -rc, "listen on %s: %s", target,
+			 strerror(-rc));
+	for (i = 0; i < cfg.threads; i++) {
 		thr[i].cfg = &cfg;
 		thr[i].id = i;
 		thr[i].ep = thr[i].lfd = -1;
 		hist_init(&thr[i].lat);
-		rc = sink_listen(&thr[i]);
-		if (rc != 0)
-			util_err("smtp-sink", -rc, "listen on %s: %s", target,
-				 strerror(-rc));
+		if (rc == 0 && (rc = sink_thr_init(&thr[i], lfd)) != 0)
+			util_err("smtp-sink", -rc, "epoll: %s", strerror(-rc));
 	}
 	real0 = util_real_ns();
 	mono0 = util_mono_ns();
@@ -643,11 +654,11 @@ int smtpsink_main(int argc, char **argv)
 		tot.err_io += t->err_io;
 		tot.err_store += t->err_store;
 		hist_merge(&tot.lat, &t->lat);
-		if (t->lfd >= 0)
-			close(t->lfd);
 		if (t->ep >= 0)
 			close(t->ep);
 	}
+	if (lfd >= 0)
+		close(lfd);
 	if (rc == 0)
 		sink_report(&cfg, &tot, target,
 			    (double)(util_mono_ns() - mono0) / 1e9, real0,

@@ -20,16 +20,24 @@ j() { jq -r "$2" "$1"; }
 listening() { ss -Htln "sport = :$1" | grep -q .; }
 
 # sink_start NAME ARGS...: our sink on a fresh port (SPORT), record in
-# $RUN_DIR/NAME.json once stopped with sink_stop.
+# $RUN_DIR/NAME.json once stopped with sink_stop.  Other tests on this
+# machine take random ports too: a port taken between free_port and our
+# bind is retried.
 sink_start() {
 	_n=$1
 	shift
-	SPORT=$(free_port)
-	$BB smtp-sink --json "$@" 127.0.0.1:$SPORT >"$RUN_DIR/$_n.json" \
-		2>"$RUN_DIR/$_n.err" &
-	SPID=$!
-	PIDS="$PIDS $SPID"
-	wait_for 10 listening "$SPORT"
+	for _try in 1 2 3; do
+		SPORT=$(free_port)
+		$BB smtp-sink --json "$@" 127.0.0.1:$SPORT \
+			>"$RUN_DIR/$_n.json" 2>"$RUN_DIR/$_n.err" &
+		SPID=$!
+		PIDS="$PIDS $SPID"
+		wait_for 10 sh -c "grep -q listening '$RUN_DIR/$_n.err' ||
+			! kill -0 $SPID" 2>/dev/null
+		kill -0 "$SPID" 2>/dev/null && return 0
+		diag "smtp-sink did not start: $(cat "$RUN_DIR/$_n.err")"
+	done
+	return 1
 }
 sink_stop() {
 	kill "$SPID"
