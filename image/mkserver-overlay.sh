@@ -11,10 +11,13 @@ set -eu
 stage=$1 out=$2 lock=$3 files=$4 conf=$5 dl=$6
 top=$(cd "$(dirname "$0")/.." && pwd)
 epoch=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || echo 0)}
-pkgs=$stage.pkgs
-root=$stage
-
-rm -rf "$pkgs" "$root"
+# A private work directory: several makes may build the overlay at once
+# in a shared output tree.  STAGE keeps the last result for inspection.
+mkdir -p "$(dirname "$stage")"
+work=$(mktemp -d "$stage.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pkgs=$work/pkgs
+root=$work/root
 mkdir -p "$pkgs" "$root"
 grep -v '^#' "$lock" | while read -r pkg arch ver sum file; do
 	[ -n "$file" ] || continue
@@ -37,21 +40,28 @@ paths=$(cd "$pkgs" && for g in $list; do
 			echo "$p"
 		fi
 	done
-	[ $n = 1 ] || echo "error: server overlay: $files: '$g' is in no" \
-		"package of the lock" >&2
+	[ $n = 1 ] || echo "MISSING $g"
 done)
+missing=$(echo "$paths" | sed -n 's/^MISSING //p')
+if [ -n "$missing" ]; then
+	for g in $missing; do
+		echo "error: server overlay: $files: '$g' is in no package of" \
+			"$lock" >&2
+	done
+	exit 1
+fi
 [ -n "$paths" ] || { echo "error: server overlay: nothing to copy" >&2; exit 1; }
 
 # shellcheck disable=SC2086
-"$top/image/deps/elf-closure.sh" "$pkgs" $paths >"$stage.closure"
-if grep -q '^missing ' "$stage.closure"; then
+"$top/image/deps/elf-closure.sh" "$pkgs" $paths >"$work/closure"
+if grep -q '^missing ' "$work/closure"; then
 	echo "error: server overlay: libraries no locked package provides:" >&2
 	awk '$1 == "missing" {print "error:   " $2 " (needed by " $3 ")"}' \
-		"$stage.closure" >&2
+		"$work/closure" >&2
 	echo "error: run 'make pins' to re-resolve $lock" >&2
 	exit 1
 fi
-libs=$(awk '$1 == "lib" {print $2}' "$stage.closure")
+libs=$(awk '$1 == "lib" {print $2}' "$work/closure")
 # cp --parents keeps the directory layout and symlinks as symlinks.
 (cd "$pkgs" && printf '%s\n' $paths $libs | sort -u |
 	xargs cp -a --parents -t "$root")
@@ -75,5 +85,11 @@ mkdir -p "$root/srv" "$root/var/lib" "$root/etc/postfix"
 find "$root" -exec touch -h -d "@$epoch" {} +
 mkdir -p "$(dirname "$out")"
 (cd "$root" && find . ! -name . | LC_ALL=C sort |
-	cpio --quiet -o -H newc -R 0:0 --reproducible) | gzip -9 -n >"$out.tmp"
-mv "$out.tmp" "$out"
+	cpio --quiet -o -H newc -R 0:0 --reproducible) | gzip -9 -n >"$work/out"
+echo "  SIZE    $(basename "$out") $(($(stat -c %s "$work/out") / 1024)) KiB" \
+	"compressed, $(du -sk --apparent-size "$root" | cut -f1) KiB unpacked"
+rm -rf "$stage.old"
+[ -d "$stage" ] && mv "$stage" "$stage.old"
+mv "$root" "$stage"
+rm -rf "$stage.old"
+mv "$work/out" "$out"

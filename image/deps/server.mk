@@ -7,6 +7,7 @@
 # through image/deps/pin-list.sh.  An architecture without a lock builds
 # no overlay (SERVER_OVERLAY stays empty; the images then carry none).
 
+HOST_PACKAGES += binutils cpio gzip
 # The server tests type into a VM's console and read its versions file.
 TEST_PACKAGES += socat jq
 
@@ -15,7 +16,7 @@ SERVER_LOCK := $(SERVER_CONF)/packages-$(DEB_ARCH).lock
 SERVER_OVERLAY := $(if $(wildcard $(SERVER_LOCK)),$(IMAGES)/server-overlay.cpio.gz)
 SERVER_STAGE := $(BUILD)/server-overlay
 SERVER_FETCHED := $(STAMPS)/server.fetched
-# The overlay's budget beside the base's: a 64 MB boot partition or a
+# The overlay's budget (compressed) beside the base's: a 64 MB boot partition or a
 # TFTP server must still take kernel + initramfs + overlay.
 SERVER_OVERLAY_BUDGET_KB := 49152
 
@@ -37,9 +38,6 @@ $(SERVER_OVERLAY): $(SERVER_FETCHED) $(wildcard $(SERVER_CONF)/*) \
 	$(Q)image/mkserver-overlay.sh $(SERVER_STAGE) $@ $(SERVER_LOCK) \
 		$(SERVER_CONF)/files.list $(SERVER_CONF) $(DL_DIR)
 	$(Q)kb=$$(($$(stat -c %s $@) / 1024)); \
-	echo "  SIZE    server-overlay.cpio.gz $$kb KiB compressed," \
-		"$$(du -sk --apparent-size $(SERVER_STAGE) | cut -f1) KiB" \
-		"unpacked (budget $(SERVER_OVERLAY_BUDGET_KB) KiB)"; \
 	if [ $$kb -ge $(SERVER_OVERLAY_BUDGET_KB) ]; then \
 		echo "error: the server overlay is $$kb KiB, over the" \
 			"$(SERVER_OVERLAY_BUDGET_KB) KiB budget:" \
