@@ -50,8 +50,10 @@ enum smtp_cstate {
 struct smtp_run {
 	struct sockaddr_storage addr;
 	socklen_t addrlen;
-	char *env;		/* "MAIL FROM:<..>\r\nRCPT TO:<..>\r\n...DATA\r\n" */
-	size_t env_off[SMTP_MAX_RCPT + 3];	/* command i: [off[i], off[i+1]) */
+	/* "MAIL FROM:<..>\r\nRCPT TO:<..>\r\n...DATA\r\n"; command i is
+	 * [env_off[i], env_off[i + 1]). */
+	char *env;
+	size_t env_off[SMTP_MAX_RCPT + 3];
 	unsigned ncmds;
 	char *msg;		/* wire form, end marker included */
 	size_t msglen;
@@ -90,7 +92,7 @@ struct smtp_thr {
 	pthread_t tid;
 	int ep;
 	struct smtp_conn *conns;
-	struct smtp_conn **ready;	/* stack of sessions awaiting a message */
+	struct smtp_conn **ready;	/* sessions awaiting a message */
 	unsigned nconns, nready;
 	struct lg_pace pace;
 	uint64_t budget, started;	/* budget: UINT64_MAX with -d */
@@ -159,7 +161,7 @@ static void conn_drop(struct smtp_conn *c, int cls, int backoff)
 	c->in_msg = 0;
 	c->retry_at = c->t->now + (backoff ? SMTP_RETRY_NS : 0);
 	if (!backoff && c->t->run->new_session && !c->t->stopping)
-		conn_push_ready(c);	/* no tick's delay between sessions */
+		conn_push_ready(c);	/* no tick between sessions */
 }
 
 /* Closes after an error of class cls (back-off), or orderly (cls < 0). */
@@ -247,7 +249,7 @@ static void conn_session_ready(struct smtp_conn *c, unsigned ext)
 	c->ext = ext;
 	c->state = C_IDLE;
 	conn_want(c, EPOLLIN);
-	if (c->in_msg)		/* new-session mode: the message is waiting */
+	if (c->in_msg)		/* new-session mode: its message waits */
 		conn_start_msg(c);
 	else
 		conn_push_ready(c);
@@ -284,7 +286,7 @@ static void conn_envelope_reply(struct smtp_conn *c, int code)
 		}
 	}
 	if (c->replied < c->sent)
-		return;			/* pipelined replies still to come */
+		return;			/* pipelined replies to come */
 	if (c->replied < run->ncmds) {
 		/* One command at a time; no DATA without a recipient. */
 		if (c->replied == run->ncmds - 1 && c->rcpt_ok == 0) {
@@ -556,7 +558,7 @@ static void *thr_main(void *arg)
 			struct smtp_conn *c = evs[i].data.ptr;
 
 			if (c->fd < 0)
-				continue;	/* closed earlier in this batch */
+				continue;	/* closed in this batch */
 			if (evs[i].events & (EPOLLOUT | EPOLLERR) &&
 			    (c->state == C_CONNECTING || c->outlen)) {
 				conn_writable(c);

@@ -166,7 +166,8 @@ int smtp_cmd_parse(const char *line, size_t len, const char **arg,
 		if ((size_t)(end - p) < kl || strncasecmp(p, kw, kl) != 0)
 			return -EINVAL;
 		p += kl;
-		while (p < end && *p == ' ')	/* tolerated, as Postfix does */
+		/* A space after the colon: tolerated, as Postfix does. */
+		while (p < end && *p == ' ')
 			p++;
 		if (p == end || *p != '<')
 			return -EINVAL;

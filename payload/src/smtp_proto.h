@@ -23,7 +23,7 @@
 struct smtp_reply {
 	int code;		/* the completed reply's code, 200..559 */
 	unsigned lines;		/* its number of lines */
-	unsigned ext;		/* SMTP_EXT_* keywords on lines 2.. (EHLO) */
+	unsigned ext;		/* SMTP_EXT_* keywords of lines 2.. */
 	const char *err;	/* after -EPROTO: what was wrong (static) */
 	/* parser state */
 	int cur;		/* code of the reply being parsed, 0 at start */

@@ -121,7 +121,7 @@ static int sink_flush(struct sink_thr *t, struct sink_conn *c)
 		}
 		e.events = EPOLLIN;
 	} else {
-		e.events = EPOLLOUT;	/* stop reading until replies drain */
+		e.events = EPOLLOUT;	/* no reading until written */
 	}
 	epoll_ctl(t->ep, EPOLL_CTL_MOD, c->fd, &e);
 	return 0;
@@ -298,7 +298,7 @@ static void sink_process(struct sink_thr *t, struct sink_conn *c)
 				if (c->data.done)
 					sink_data_end(t, c);
 				else if (used == 0)
-					break;	/* an undecided dot line */
+					break;	/* undecided dot line */
 			} else {
 				char *nl = memchr(c->in + pos, '\n',
 						  c->inlen - pos);

@@ -79,7 +79,8 @@ static const char *const ops_state[] = {
 int sql_ops_row(uint64_t seed, uint64_t id, char *buf, size_t cap)
 {
 	/* Row id's own generator: rows can be made in any order. */
-	uint64_t s = (seed * 0x9e3779b97f4a7c15ULL) ^ (id * 0xbf58476d1ce4e5b9ULL);
+	uint64_t s = (seed * 0x9e3779b97f4a7c15ULL) ^
+		     (id * 0xbf58476d1ce4e5b9ULL);
 	uint64_t a, b;
 	int n;
 

@@ -28,7 +28,7 @@ struct sql_wl_cfg {
 struct sql_wl_conn {
 	unsigned id;		/* connection index, 0.. */
 	unsigned step;		/* progress through setup/teardown */
-	unsigned kind;		/* kind of the measured statement sent last */
+	unsigned kind;		/* kind of the last measured statement */
 	unsigned turn;		/* mix: which statement comes next */
 	uint64_t rng;
 	uint64_t next_id;	/* mix: id of the next INSERT */

@@ -107,7 +107,8 @@ q1=$(st Questions)
 check_eq "ops: reports all twelve operations" \
 	"$(j "$f" '.counters.ops | keys | length')" 12
 check_eq "ops: every operation succeeded" \
-	"$(j "$f" '[.counters.ops[] | select(.ok and .seconds > 0)] | length')" 12
+	"$(j "$f" '[.counters.ops[] | select(.ok and .seconds > 0)]
+		| length')" 12
 check_eq "ops: insert took 3 statements of 1000 rows" \
 	"$(j "$f" '.counters.ops.insert.statements')" 3
 check_eq "ops: update_with_key updated rows/10 keys" \

@@ -18,6 +18,12 @@ trap cleanup EXIT INT TERM
 
 BB="$TARGET_RUN $BENCHBOOT"
 j() { jq -r "$2" "$1"; }
+# jf FILE PATH...: the values at jq PATHs, space-separated.
+jf() {
+	_f=$1
+	shift
+	for _p; do jq -r "$_p" "$_f"; done | tr '\n' ' ' | sed 's/ $//'
+}
 
 if ! command -v postfix >/dev/null 2>&1; then
 	skip "postfix is not installed"
@@ -49,7 +55,7 @@ check_eq "local: 4 sessions for 200 mails" "$(j "$f" .counters.sessions)" 4
 check_eq "local: no errors" "$(j "$f" '[.errors[]] | add')" 0
 check_eq "local: a latency sample per mail" "$(j "$f" .latency.count)" 200
 
-# --- for a duration, new session per message ----------------------------------
+# --- for a duration, new session per message --------------------------------
 f=$RUN_DIR/dur.json
 $BB smtp --json -c 4 -d 1s --new-session --from s@bench.test \
 	--to u@local.test "$srv" >"$f"
@@ -63,53 +69,54 @@ wait_for 60 postfix_queue_empty
 check_eq "local: Postfix delivered every mail we counted into the maildir" \
 	"$(postfix_delivered)" $((200 + n))
 
-# --- relay to our sink, two recipients per mail ------------------------------
+# --- relay to our sink, two recipients per mail -----------------------------
 f=$RUN_DIR/relay.json
 $BB smtp --json -c 4 -n 100 --from s@bench.test \
 	--to a@relay.test,b@relay.test "$srv" >"$f"
 check_eq "relay: exits 0" "$?" 0
 check_eq "relay: 100 mails, 200 recipients" \
-	"$(j "$f" '"\(.counters.mails) \(.counters.recipients)"')" "100 200"
+	"$(jf "$f" .counters.mails .counters.recipients)" "100 200"
 wait_for 60 postfix_queue_empty
 check "relay: Postfix's queue drained" postfix_queue_empty
 
-# --- Postfix's 4xx and 5xx -----------------------------------------------------
+# --- Postfix's 4xx and 5xx --------------------------------------------------
 f=$RUN_DIR/defer.json
 $BB smtp --json -c 2 -n 20 --from s@bench.test --to u@defer.test "$srv" \
 	>"$f"
 check_eq "450 on RCPT: every attempt a reply_4xx" \
-	"$(j "$f" '"\(.counters.mails) \(.errors.reply_4xx) \(.errors.reply_5xx)"')" \
+	"$(jf "$f" .counters.mails .errors.reply_4xx .errors.reply_5xx)" \
 	"0 20 0"
 f=$RUN_DIR/reject.json
 $BB smtp --json -c 2 -n 20 --from s@bench.test --to u@reject.test "$srv" \
 	>"$f"
 check_eq "554 on RCPT: every attempt a reply_5xx" \
-	"$(j "$f" '"\(.counters.mails) \(.errors.reply_4xx) \(.errors.reply_5xx)"')" \
+	"$(jf "$f" .counters.mails .errors.reply_4xx .errors.reply_5xx)" \
 	"0 0 20"
 f=$RUN_DIR/norelay.json
 $BB smtp --json -c 2 -n 20 --from s@bench.test --to u@elsewhere.test "$srv" \
 	>"$f"
 check_eq "relay denied: every attempt a reply_5xx" \
-	"$(j "$f" '"\(.counters.mails) \(.errors.reply_5xx)"')" "0 20"
+	"$(jf "$f" .counters.mails .errors.reply_5xx)" "0 20"
 f=$RUN_DIR/mixed.json
 $BB smtp --json -c 2 -n 20 --from s@bench.test \
 	--to u@reject.test,v@local.test "$srv" >"$f"
 check_eq "one recipient refused: mail delivered to the other, 5xx counted" \
-	"$(j "$f" '"\(.counters.mails) \(.counters.recipients) \(.errors.reply_5xx)"')" \
+	"$(jf "$f" .counters.mails .counters.recipients .errors.reply_5xx)" \
 	"20 20 20"
 wait_for 60 postfix_queue_empty
 check_eq "local: the maildir holds those 20 too" "$(postfix_delivered)" \
 	$((220 + n))
 
-# --- what the sink received ------------------------------------------------
+# --- what the sink received -------------------------------------------------
 kill "$SINK"
 wait "$SINK"
 SINK=
 f=$RUN_DIR/sink.json
 check_eq "sink: counted the 100 relayed mails, 200 recipients" \
-	"$(j "$f" '"\(.counters.mails) \(.counters.recipients)"')" "100 200"
+	"$(jf "$f" .counters.mails .counters.recipients)" "100 200"
 check_eq "sink: stored each one" "$(ls "$store" | wc -l)" 100
 check_eq "sink: no errors" "$(j "$f" '[.errors[]] | add')" 0
 check "sink: stored messages end with the attachment's closing boundary" \
-	sh -c "tail -c 13 '$store/$(ls "$store" | head -1)' | grep -q -- '--bb-0001--'"
+	sh -c "tail -c 13 '$store/$(ls "$store" | head -1)' |
+		grep -q -- '--bb-0001--'"
 tap_done

@@ -17,6 +17,12 @@ trap cleanup EXIT INT TERM
 
 BB="$TARGET_RUN $BENCHBOOT"
 j() { jq -r "$2" "$1"; }
+# jf FILE PATH...: the values at jq PATHs, space-separated.
+jf() {
+	_f=$1
+	shift
+	for _p; do jq -r "$_p" "$_f"; done | tr '\n' ' ' | sed 's/ $//'
+}
 listening() { ss -Htln "sport = :$1" | grep -q .; }
 
 # sink_start NAME ARGS...: our sink on a fresh port (SPORT), record in
@@ -45,23 +51,26 @@ sink_stop() {
 }
 FT="--from a@bench.test --to b@sink.test"
 
-# --- counts agree, pipelined and not -------------------------------------------
+# --- counts agree, pipelined and not ----------------------------------------
 for p in pipelining no-pipelining; do
-	if [ $p = pipelining ]; then sink_start $p; else sink_start $p --no-pipelining; fi
+	opt=
+	[ $p = no-pipelining ] && opt=--no-pipelining
+	sink_start $p $opt
 	f=$RUN_DIR/c-$p.json
 	$BB smtp --json -t 2 -c 8 -n 2000 --from a@bench.test \
 		--to b@sink.test,c@sink.test "127.0.0.1:$SPORT" >"$f"
 	check_eq "$p: client counts 2000 mails, 4000 recipients" \
-		"$(j "$f" '"\(.counters.mails) \(.counters.recipients)"')" "2000 4000"
+		"$(jf "$f" .counters.mails .counters.recipients)" "2000 4000"
 	sink_stop
 	check_eq "$p: sink counts the same" \
-		"$(j "$RUN_DIR/$p.json" '"\(.counters.mails) \(.counters.recipients) \(.counters.bytes)"')" \
+		"$(jf "$RUN_DIR/$p.json" .counters.mails .counters.recipients \
+			.counters.bytes)" \
 		"2000 4000 $(j "$f" '.counters.bytes - 3 * 2000')"
 	check_eq "$p: sink saw no protocol errors" \
 		"$(j "$RUN_DIR/$p.json" .errors.protocol)" 0
 done
 
-# --- a message file, dot stuffing ----------------------------------------------
+# --- a message file, dot stuffing -------------------------------------------
 printf 'Subject: dots\n\n.leading dot\n..two\nend\n' >"$RUN_DIR/msg.txt"
 store=$RUN_DIR/store
 mkdir -p "$store"
@@ -72,7 +81,7 @@ printf 'Subject: dots\r\n\r\n.leading dot\r\n..two\r\nend\r\n' >"$RUN_DIR/want"
 check "message file arrives byte for byte (dots unstuffed)" \
 	cmp -s "$RUN_DIR/want" "$store/$(ls "$store" | head -1)"
 
-# --- Postfix's smtp-source into our sink ----------------------------------------
+# --- Postfix's smtp-source into our sink ------------------------------------
 if command -v smtp-source >/dev/null 2>&1; then
 	sink_start source
 	smtp-source -s 4 -m 300 -l 4096 -f a@bench.test -t b@sink.test \
@@ -85,7 +94,7 @@ else
 	skip "smtp-source: postfix is not installed"
 fi
 
-# --- open loop --------------------------------------------------------------------
+# --- open loop --------------------------------------------------------------
 sink_start rate
 f=$RUN_DIR/c-rate.json
 $BB smtp --json -c 4 -d 2s --rate 200 $FT "127.0.0.1:$SPORT" >"$f"
@@ -95,20 +104,21 @@ check "open loop: 200/s for 2 s sends 380..420 ($n)" \
 	[ "$n" -ge 380 -a "$n" -le 420 ]
 check_eq "open loop: mode recorded" "$(j "$f" .params.mode)" open
 
-# --- 4xx and 5xx at end of data ---------------------------------------------------
+# --- 4xx and 5xx at end of data ---------------------------------------------
 sink_start fail --tempfail-every 4 --reject-every 5
 f=$RUN_DIR/c-fail.json
 $BB smtp --json -c 1 -n 100 $FT "127.0.0.1:$SPORT" >"$f"
 sink_stop
 # Every 4th message 451, every 5th (not 4th) 554: 25 and 15 of 100.
 check_eq "sink faults: 60 delivered, 25 reply_4xx, 15 reply_5xx" \
-	"$(j "$f" '"\(.counters.mails) \(.errors.reply_4xx) \(.errors.reply_5xx)"')" \
+	"$(jf "$f" .counters.mails .errors.reply_4xx .errors.reply_5xx)" \
 	"60 25 15"
 check_eq "sink faults: the sink agrees" \
-	"$(j "$RUN_DIR/fail.json" '"\(.counters.mails) \(.counters.tempfailed) \(.counters.rejected)"')" \
+	"$(jf "$RUN_DIR/fail.json" .counters.mails .counters.tempfailed \
+		.counters.rejected)" \
 	"60 25 15"
 
-# --- nothing listening -----------------------------------------------------------
+# --- nothing listening ------------------------------------------------------
 port=$(free_port)
 f=$RUN_DIR/refused.json
 t0=$(date +%s)
@@ -118,7 +128,7 @@ check "refused: connect errors counted ($(j "$f" .errors.connect))" \
 	[ "$(j "$f" .errors.connect)" -gt 0 ]
 check "refused: ends on time" [ $(($(date +%s) - t0)) -le 3 ]
 
-# --- misbehaving servers (python3) ---------------------------------------------------
+# --- misbehaving servers (python3) ------------------------------------------
 cat >"$RUN_DIR/bad.py" <<'PY'
 # bad.py MODE PORT: silent (accepts, never greets) or garbage (an HTTP
 # answer instead of a greeting).
@@ -152,7 +162,7 @@ for mode in silent garbage; do
 	check "$mode: ends on time" [ $(($(date +%s) - t0)) -le 5 ]
 done
 
-# --- the sink killed mid-run -------------------------------------------------------
+# --- the sink killed mid-run ------------------------------------------------
 sink_start killed
 f=$RUN_DIR/killed-client.json
 t0=$(date +%s)

@@ -131,7 +131,7 @@ static void test_err_class(void)
 		{ 2013, 1000000000, 1000000000, SQL_E_TIMEOUT },
 		{ 2003, 1000, 1000000000, SQL_E_CONNECT },
 		{ 2002, 1000, 1000000000, SQL_E_CONNECT },
-		{ 2014, 1000, 1000000000, SQL_E_CLIENT },	/* out of sync */
+		{ 2014, 1000, 1000000000, SQL_E_CLIENT },	/* sync */
 	};
 	size_t i;
 
