@@ -856,8 +856,7 @@ static int report_keys(struct report_res *rs, int n, struct report_key *k,
 	return nk;
 }
 
-/* The concurrency values of step across results, ascending. */
-static int report_concs(struct report_res *rs, int n, const char *step,
+int report_concs(struct report_res *rs, int n, const char *step,
 			int *c, int max)
 {
 	int nc = 0, i, s, j, t;
@@ -881,8 +880,7 @@ static int report_concs(struct report_res *rs, int n, const char *step,
 	return nc;
 }
 
-/* The step entry of result r for (step, conc), or NULL. */
-static const struct report_step *report_at(const struct report_res *r,
+const struct report_step *report_at(const struct report_res *r,
 					   const char *step, int conc)
 {
 	int s;

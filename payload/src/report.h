@@ -108,6 +108,15 @@ int report_find_step(const struct report_res *r, const char *name);
 const struct report_wl *report_find_wl(const struct report_step *s,
 				       const char *wl);
 
+/* The concurrency values step (a suite step name) has in any of the n
+ * results, ascending, at most max of them into c; returns how many. */
+int report_concs(struct report_res *rs, int n, const char *step, int *c,
+		 int max);
+
+/* Result r's entry for (step, concurrency), or NULL. */
+const struct report_step *report_at(const struct report_res *r,
+				    const char *step, int conc);
+
 /* Terminal tables for n results (the first is the baseline of every
  * ratio).  Returns 0 or -errno of the write. */
 int report_text(FILE *out, struct report_res *rs, int n);

@@ -420,7 +420,7 @@ static void html_fill_lines(struct report_res *rs, int n,
 static void html_fig_table(FILE *f, struct report_res *rs, int n,
 			   const struct html_key *k)
 {
-	int i, s, p;
+	int conc[64], nc, c, i, p;
 
 	fputs("<table class=\"fig\"><tr><th>conc</th>", f);
 	for (i = 0; i < n; i++) {
@@ -432,21 +432,23 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 				html_letter(i));
 	}
 	fputs("</tr>\n", f);
-	for (s = 0; s < rs[0].nsteps; s++) {
-		const struct report_step *b = &rs[0].steps[s];
-		const struct report_wl *bw;
+	nc = report_concs(rs, n, k->step, conc, 64);
+	for (c = 0; c < nc; c++) {
+		const struct report_step *b = report_at(&rs[0], k->step,
+							 conc[c]);
+		const struct report_wl *bw = b ? report_find_wl(b, k->wl) :
+						 NULL;
 
-		if (strcmp(b->step, k->step) != 0 ||
-		    !(bw = report_find_wl(b, k->wl)))
-			continue;
-		if (b->conc)
-			fprintf(f, "<tr><td>%d</td>", b->conc);
+		if (conc[c])
+			fprintf(f, "<tr><td>%d</td>", conc[c]);
 		else
 			fputs("<tr><td>-</td>", f);
 		for (i = 0; i < n; i++) {
-			int t = report_find_step(&rs[i], b->name);
-			const struct report_wl *w = t < 0 ? NULL :
-				report_find_wl(&rs[i].steps[t], k->wl);
+			const struct report_step *st = report_at(&rs[i],
+								 k->step,
+								 conc[c]);
+			const struct report_wl *w = st ?
+				report_find_wl(st, k->wl) : NULL;
 
 			for (p = 0; p < 2; p++) {
 				const struct report_stat *x = !w ? NULL :
@@ -463,11 +465,12 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 			for (p = 0; p < 2; p++) {
 				const struct report_stat *x = !w ? NULL :
 					p ? &w->p99 : &w->thr;
-				const struct report_stat *y =
+				const struct report_stat *y = !bw ? NULL :
 					p ? &bw->p99 : &bw->thr;
 				int sig;
 
-				if (!x || !x->n || !y->n || y->median == 0) {
+				if (!x || !y || !x->n || !y->n ||
+				    y->median == 0) {
 					fputs("<td>-</td><td>-</td>", f);
 					continue;
 				}
@@ -509,6 +512,19 @@ static void html_workloads(FILE *f, struct report_res *rs, int n)
 		fputs("</div>", f);
 		html_fig_table(f, rs, n, &k[j]);
 		fputs("</section>\n", f);
+	}
+	for (j = 0; j < n; j++) {
+		int s;
+
+		for (s = 0; s < rs[j].nsteps; s++) {
+			if (!rs[j].steps[s].skipped)
+				continue;
+			fprintf(f, "<p class=\"skip\">%c: ", html_letter(j));
+			html_esc(f, rs[j].steps[s].name);
+			fputs(" skipped: ", f);
+			html_esc(f, rs[j].steps[s].skipped);
+			fputs("</p>\n", f);
+		}
 	}
 }
 
@@ -583,6 +599,10 @@ static void html_sampler(FILE *f, struct report_res *r, int idx)
 		cJSON_ArrayForEach(rp, cJSON_GetObjectItem(so, "repeats")) {
 			const cJSON *st = cJSON_GetObjectItem(rp, "start_ns");
 
+			/* report_parse checks the series of repeats that ran,
+			 * and only those are drawn. */
+			if (cJSON_GetObjectItem(rp, "skipped"))
+				continue;
 			if (cJSON_IsNumber(st))
 				t0 = fmin(t0, st->valuedouble);
 			cJSON_ArrayForEach(rec, cJSON_GetObjectItem(

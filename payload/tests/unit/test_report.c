@@ -395,6 +395,50 @@ static void test_env_more(const char *text, size_t len)
 	cJSON_Delete(d);
 }
 
+/* B swept a concurrency A did not, and skipped a step: both appear. */
+static void test_union(const char *text, size_t len, struct report_res *a)
+{
+	cJSON *d = cJSON_ParseWithLength(text, len), *so;
+	struct report_res r[2];
+	char err[512], *out, *t, *h;
+
+	cJSON_ArrayForEach(so, cJSON_GetObjectItem(d, "steps")) {
+		const char *nm = cJSON_GetStringValue(cJSON_GetObjectItem(so,
+									"name"));
+
+		if (strcmp(nm, "http-static/c8") == 0) {
+			cJSON_ReplaceItemInObject(so, "concurrency",
+						  cJSON_CreateNumber(16));
+			cJSON_ReplaceItemInObject(so, "name",
+				cJSON_CreateString("http-static/c16"));
+		} else if (strcmp(nm, "smtp-in/c2") == 0) {
+			cJSON_DeleteItemFromObject(so, "stats");
+			cJSON_AddStringToObject(so, "skipped", "planted reason");
+		}
+	}
+	out = cJSON_PrintUnformatted(d);
+	r[0] = *a;
+	if (report_parse(out, strlen(out), "u.json", &r[1], err,
+			 sizeof(err)) != 0) {
+		tap_ok(0, "modified B accepted: %s", err);
+	} else {
+		t = render(report_text, r, 2);
+		h = render(report_html, r, 2);
+		tap_ok(t && strstr(t, "\n  8 ") && strstr(t, "\n  16 ") &&
+		       strstr(t, "B: smtp-in/c2 skipped: planted reason"),
+		       "text: rows for every concurrency of either result, "
+		       "skipped step listed");
+		tap_ok(h && strstr(h, "<tr><td>16</td><td>-</td>") &&
+		       strstr(h, "smtp-in/c2 skipped: planted reason"),
+		       "html: the same");
+		free(t);
+		free(h);
+		report_free(&r[1]);
+	}
+	free(out);
+	cJSON_Delete(d);
+}
+
 int main(void)
 {
 	struct report_res rs[2], x;
@@ -427,6 +471,8 @@ int main(void)
 		       "another suite refused");
 	}
 	test_env_more(text, len);
+	if (rs[0].doc)
+		test_union(text, len, &rs[0]);
 	test_damages(text, len);
 	test_truncated(text, len);
 	test_significance();
