@@ -34,7 +34,7 @@ struct vctx {
 	char *err;
 	size_t errlen;
 	int bad;
-	struct hist *h;		/* scratch for histogram checks (26 KB) */
+	struct hist *h;		/* scratch for histogram checks, 26 KB */
 };
 
 static void __attribute__((format(printf, 3, 4)))
@@ -353,7 +353,8 @@ static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
 			const cJSON *rec;
 			char rp2[VP];
 
-			snprintf(rp2, sizeof(rp2), "%.200s.records[%d]", cp, j++);
+			snprintf(rp2, sizeof(rp2), "%.200s.records[%d]", cp,
+				 j++);
 			rec = vget(v, r, rp2, "record", 'o', 1);
 			if (!rec)
 				continue;
@@ -573,14 +574,16 @@ int report_parse(const char *text, size_t len, const char *name,
 				     text[off] == '\t' || text[off] == '\r'))
 			off++;
 		report_linecol(text, off, &line, &col);
-		if (off >= len || report_unclosed(text, len))
+		if (off >= len || report_unclosed(text, len)) {
+			report_linecol(text, len, &line, &col);
 			snprintf(err, errlen, "%s: not a whole JSON document: "
 				 "it ends early at byte %zu, line %d, inside "
 				 "an unclosed value (truncated?)", name, len,
-				 (report_linecol(text, len, &line, &col), line));
-		else
+				 line);
+		} else {
 			snprintf(err, errlen, "%s: not valid JSON at line %d "
 				 "column %d (byte %zu)", name, line, col, off);
+		}
 		return -EINVAL;
 	}
 	v.h = malloc(sizeof(*v.h));
@@ -828,26 +831,28 @@ static char report_letter(int i)
 	return (char)('A' + i % 26);
 }
 
-/* One (step, workload) pair the results share, in order of appearance. */
-struct report_key {
-	const char *step, *wl, *metric;
-};
-
-static int report_keys(struct report_res *rs, int n, struct report_key *k,
-		       int max)
+static int report_key_has(const struct report_key *k, int nk,
+			  const char *step, const char *wl)
 {
-	int nk = 0, i, s, w, j;
+	int j;
+
+	for (j = 0; j < nk; j++)
+		if (strcmp(k[j].step, step) == 0 && strcmp(k[j].wl, wl) == 0)
+			return 1;
+	return 0;
+}
+
+int report_keys(struct report_res *rs, int n, struct report_key *k, int max)
+{
+	const struct report_step *st;
+	int nk = 0, i, s, w;
 
 	for (i = 0; i < n; i++)
 		for (s = 0; s < rs[i].nsteps; s++)
-			for (w = 0; w < rs[i].steps[s].nwl; w++) {
-				const struct report_step *st = &rs[i].steps[s];
-
-				for (j = 0; j < nk; j++)
-					if (strcmp(k[j].step, st->step) == 0 &&
-					    strcmp(k[j].wl, st->wl[w].name) == 0)
-						break;
-				if (j < nk || nk == max)
+			for (w = 0; w < rs[i].steps[s].nwl && nk < max; w++) {
+				st = &rs[i].steps[s];
+				if (report_key_has(k, nk, st->step,
+						   st->wl[w].name))
 					continue;
 				k[nk].step = st->step;
 				k[nk].wl = st->wl[w].name;

@@ -17,7 +17,8 @@
  * (docs/result-schema.md): n == 0 means absent. */
 struct report_stat {
 	int n;
-	double median, mean, lo, hi;	/* lo, hi: the 95 % CI of the mean */
+	double median, mean;
+	double lo, hi;		/* the 95 % CI of the mean */
 };
 
 /* The sampler's interval fields averaged per step: the Byte.com
@@ -54,7 +55,8 @@ struct report_step {
 	double sm[REPORT_SM_N];	/* interval-weighted means */
 	int pb_seconds;		/* probe seconds in the step's windows */
 	double pb_lost_pct;	/* lost units / ideal units, % */
-	double pb_stddev_pct;	/* N&K: sqrt(mean(((done-ideal)/ideal)^2)) */
+	/* N&K's figure: sqrt(mean over seconds of ((done-ideal)/ideal)^2) */
+	double pb_stddev_pct;
 	int nops;		/* sql ops: seconds per operation */
 	const char *op_name[REPORT_MAX_OPS];
 	struct report_stat op_s[REPORT_MAX_OPS];
@@ -107,6 +109,15 @@ int report_find_step(const struct report_res *r, const char *name);
 /* The workload in s with this name, or NULL. */
 const struct report_wl *report_find_wl(const struct report_step *s,
 				       const char *wl);
+
+/* One (step, workload) pair of the results. */
+struct report_key {
+	const char *step, *wl, *metric;	/* point into the results */
+};
+
+/* The (step, workload) pairs of n results in order of first appearance,
+ * at most max into k; returns how many. */
+int report_keys(struct report_res *rs, int n, struct report_key *k, int max);
 
 /* The concurrency values step (a suite step name) has in any of the n
  * results, ascending, at most max of them into c; returns how many. */

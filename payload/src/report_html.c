@@ -145,24 +145,24 @@ static void chart_begin(struct chart *c, FILE *f, const char *cls,
 		for (v = pow(10, ceil(log10(c->y0))); v <= c->y1 * 1.0001;
 		     v *= 10) {
 			html_num(b, sizeof(b), v);
-			fprintf(f, "<path class=\"grid\" d=\"M%.1f %.1fH%.1f\"/>"
-				"<text class=\"yt\" x=\"%.1f\" y=\"%.1f\">%s"
-				"</text>", c->l, chart_y(c, v), c->r,
-				c->l - 4, chart_y(c, v) + 4, b);
+			fprintf(f, "<path class=\"grid\" d=\"M%.1f %.1fH"
+				"%.1f\"/><text class=\"yt\" x=\"%.1f\" "
+				"y=\"%.1f\">%s</text>", c->l, chart_y(c, v),
+				c->r, c->l - 4, chart_y(c, v) + 4, b);
 		}
 	} else {
 		st = chart_step(c->y1 - c->y0, 5);
 		for (v = ceil(c->y0 / st) * st; v <= c->y1 + st * 1e-6;
 		     v += st) {
 			html_num(b, sizeof(b), fabs(v) < st * 1e-6 ? 0 : v);
-			fprintf(f, "<path class=\"grid\" d=\"M%.1f %.1fH%.1f\"/>"
-				"<text class=\"yt\" x=\"%.1f\" y=\"%.1f\">%s"
-				"</text>", c->l, chart_y(c, v), c->r,
-				c->l - 4, chart_y(c, v) + 4, b);
+			fprintf(f, "<path class=\"grid\" d=\"M%.1f %.1fH"
+				"%.1f\"/><text class=\"yt\" x=\"%.1f\" "
+				"y=\"%.1f\">%s</text>", c->l, chart_y(c, v),
+				c->r, c->l - 4, chart_y(c, v) + 4, b);
 		}
 	}
-	fprintf(f, "<text class=\"xl\" x=\"%.1f\" y=\"%.1f\">", (c->l + c->r) / 2,
-		c->h - 4);
+	fprintf(f, "<text class=\"xl\" x=\"%.1f\" y=\"%.1f\">",
+		(c->l + c->r) / 2, c->h - 4);
 	html_esc(f, xlabel);
 	fprintf(f, "</text><text class=\"yl\" transform=\"translate(12 %.1f) "
 		"rotate(-90)\">", (c->t + c->b) / 2);
@@ -252,7 +252,8 @@ static void html_line_chart(FILE *f, const char *cls, const char *title,
 	}
 	for (i = 0; i < nl; i++) {
 		/* Error bars: the 95 % CI of the mean, clipped to the axis. */
-		fprintf(f, "<path class=\"ci\" stroke=\"%s\" d=\"", HTML_COLOR(i));
+		fprintf(f, "<path class=\"ci\" stroke=\"%s\" d=\"",
+			HTML_COLOR(i));
 		for (j = 0; j < ln[i].n; j++) {
 			double x = chart_x(&c, ln[i].x[j]);
 
@@ -270,9 +271,9 @@ static void html_line_chart(FILE *f, const char *cls, const char *title,
 				chart_y(&c, ln[i].y[j]));
 		fputs("\"/>", f);
 		for (j = 0; j < ln[i].n; j++)
-			fprintf(f, "<circle class=\"pt\" fill=\"%s\" cx=\"%.1f\" "
-				"cy=\"%.1f\" r=\"3\"/>", HTML_COLOR(i),
-				chart_x(&c, ln[i].x[j]),
+			fprintf(f, "<circle class=\"pt\" fill=\"%s\" "
+				"cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>",
+				HTML_COLOR(i), chart_x(&c, ln[i].x[j]),
 				chart_y(&c, ln[i].y[j]));
 		labels[i] = ln[i].label;
 	}
@@ -344,39 +345,9 @@ static void html_bar_chart(FILE *f, const char *cls, const char *title,
 
 /* --- sections -------------------------------------------------------- */
 
-/* The (step, workload) pairs with a concurrency sweep or a rate, in order
- * of appearance over the results. */
-struct html_key {
-	const char *step, *wl, *metric;
-};
-
-static int html_keys(struct report_res *rs, int n, struct html_key *k,
-		     int max)
-{
-	int nk = 0, i, s, w, j;
-
-	for (i = 0; i < n; i++)
-		for (s = 0; s < rs[i].nsteps; s++) {
-			const struct report_step *st = &rs[i].steps[s];
-
-			for (w = 0; w < st->nwl; w++) {
-				for (j = 0; j < nk; j++)
-					if (strcmp(k[j].step, st->step) == 0 &&
-					    strcmp(k[j].wl, st->wl[w].name) == 0)
-						break;
-				if (j < nk || nk == max)
-					continue;
-				k[nk].step = st->step;
-				k[nk].wl = st->wl[w].name;
-				k[nk++].metric = st->wl[w].metric;
-			}
-		}
-	return nk;
-}
-
 /* One line per result of (step, workload): the throughput or p99. */
 static void html_fill_lines(struct report_res *rs, int n,
-			    const struct html_key *k, int p99,
+			    const struct report_key *k, int p99,
 			    struct html_line *ln, char (*lab)[160])
 {
 	int i, s;
@@ -418,7 +389,7 @@ static void html_fill_lines(struct report_res *rs, int n,
 /* The figures as a table under the charts: value per result, ratio to A
  * and significance. */
 static void html_fig_table(FILE *f, struct report_res *rs, int n,
-			   const struct html_key *k)
+			   const struct report_key *k)
 {
 	int conc[64], nc, c, i, p;
 
@@ -490,11 +461,11 @@ static void html_workloads(FILE *f, struct report_res *rs, int n)
 {
 	static struct html_line ln[HTML_MAXSER];
 	static char lab[HTML_MAXSER][160];
-	struct html_key k[128];
+	struct report_key k[128];
 	char t[200], y[80];
 	int nk, j, ns = n < HTML_MAXSER ? n : HTML_MAXSER;
 
-	nk = html_keys(rs, n, k, 128);
+	nk = report_keys(rs, n, k, 128);
 	fputs("<h2>Throughput and p99 latency against concurrency</h2>\n", f);
 	for (j = 0; j < nk; j++) {
 		fprintf(f, "<section class=\"wl\"><h3>");
@@ -586,66 +557,118 @@ static int html_pt_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void html_sampler(FILE *f, struct report_res *r, int idx)
+/* One sampler reading into pt[n] (report_parse checked every field). */
+static void html_pt_fill(struct html_pt *p, const cJSON *rec, double off)
 {
-	const cJSON *so, *rp, *rec;
-	struct html_pt *pt = NULL;
-	size_t n = 0, cap = 0, i, m;
-	double t0 = INFINITY, tmax = 0;
+	const cJSON *t = cJSON_GetObjectItem(rec, "t");
 	int k;
-	char title[200];
 
+	p->t = cJSON_GetObjectItem(t, "realtime_ns")->valuedouble - off;
+	for (k = 0; k < REPORT_SM_N; k++)
+		p->v[k] = cJSON_GetObjectItem(rec,
+					      report_sm_fields[k])->valuedouble;
+}
+
+/* Every sampler reading of r that ran (skipped repeats have none that
+ * report_parse checked), on the controller's clock, sorted, each once;
+ * *t0 the first repeat's start.  Returns the count; *out is the
+ * caller's to free. */
+static size_t html_points(const struct report_res *r, struct html_pt **out,
+			  double *t0)
+{
+	const cJSON *so, *rp, *rec, *st;
+	struct html_pt *pt = NULL, *np;
+	size_t n = 0, cap = 0, i, m;
+
+	*t0 = INFINITY;
 	cJSON_ArrayForEach(so, cJSON_GetObjectItem(r->doc, "steps"))
-		cJSON_ArrayForEach(rp, cJSON_GetObjectItem(so, "repeats")) {
-			const cJSON *st = cJSON_GetObjectItem(rp, "start_ns");
-
-			/* report_parse checks the series of repeats that ran,
-			 * and only those are drawn. */
-			if (cJSON_GetObjectItem(rp, "skipped"))
-				continue;
-			if (cJSON_IsNumber(st))
-				t0 = fmin(t0, st->valuedouble);
-			cJSON_ArrayForEach(rec, cJSON_GetObjectItem(
-				cJSON_GetObjectItem(rp, "series"), "sample")) {
-				if (n == cap) {
-					struct html_pt *np = realloc(pt,
-						(cap = cap * 2 + 64) *
-						sizeof(*pt));
-
-					if (!np)
-						goto out;
-					pt = np;
+	cJSON_ArrayForEach(rp, cJSON_GetObjectItem(so, "repeats")) {
+		if (cJSON_GetObjectItem(rp, "skipped"))
+			continue;
+		st = cJSON_GetObjectItem(rp, "start_ns");
+		if (cJSON_IsNumber(st))
+			*t0 = fmin(*t0, st->valuedouble);
+		cJSON_ArrayForEach(rec, cJSON_GetObjectItem(
+			cJSON_GetObjectItem(rp, "series"), "sample")) {
+			if (n == cap) {
+				cap = cap * 2 + 64;
+				np = realloc(pt, cap * sizeof(*pt));
+				if (!np) {
+					free(pt);
+					return 0;
 				}
-				/* report_parse checked every field. */
-				pt[n].t = cJSON_GetObjectItem(
-					cJSON_GetObjectItem(rec, "t"),
-					"realtime_ns")->valuedouble -
-					r->server_offset_ns;
-				for (k = 0; k < REPORT_SM_N; k++)
-					pt[n].v[k] = cJSON_GetObjectItem(rec,
-						report_sm_fields[k])->valuedouble;
-				n++;
+				pt = np;
 			}
+			html_pt_fill(&pt[n++], rec, r->server_offset_ns);
 		}
-	if (!n)
-		goto out;
+	}
+	if (!n) {
+		free(pt);
+		return 0;
+	}
 	qsort(pt, n, sizeof(*pt), html_pt_cmp);
 	for (i = m = 0; i < n; i++)
 		if (m == 0 || pt[i].t != pt[m - 1].t)
 			pt[m++] = pt[i];
-	n = m;
-	if (!(t0 < INFINITY) || pt[0].t < t0)
-		t0 = fmin(t0, pt[0].t);
-	tmax = (pt[n - 1].t - t0) / 1e9;
-	fprintf(f, "<h3>%c ", html_letter(idx));
-	html_esc(f, r->id);
-	fputs("</h3><table class=\"sm\"><tr><th>step</th>", f);
+	*t0 = fmin(*t0, pt[0].t);
+	*out = pt;
+	return m;
+}
+
+/* Steps on a time chart: each repeat's measured window shaded, a dashed
+ * line and the step's name where its first repeat starts. */
+static void html_step_marks(struct chart *c, const struct report_res *r,
+			    double t0)
+{
+	const cJSON *so, *rp, *sn;
+	FILE *f = c->f;
+
+	cJSON_ArrayForEach(so, cJSON_GetObjectItem(r->doc, "steps")) {
+		const cJSON *w = cJSON_GetObjectItem(so, "warmup_s");
+		const cJSON *d = cJSON_GetObjectItem(so, "duration_s");
+		double ws = cJSON_IsNumber(w) ? w->valuedouble : 0;
+		double ds = cJSON_IsNumber(d) ? d->valuedouble : 0;
+		int first = 1;
+
+		cJSON_ArrayForEach(rp, cJSON_GetObjectItem(so, "repeats")) {
+			double a, x, e;
+
+			sn = cJSON_GetObjectItem(rp, "start_ns");
+			if (!cJSON_IsNumber(sn))
+				continue;
+			a = (sn->valuedouble - t0) / 1e9;
+			x = chart_x(c, a + ws);
+			e = chart_x(c, a + ws + ds);
+			fprintf(f, "<rect class=\"win\" x=\"%.1f\" y=\"%.1f\" "
+				"width=\"%.1f\" height=\"%.1f\"/>", x, c->t,
+				fmax(e - x, 1), c->b - c->t);
+			if (!first)
+				continue;
+			first = 0;
+			x = chart_x(c, a);
+			fprintf(f, "<path class=\"stepb\" d=\"M%.1f %.1fV"
+				"%.1f\"/><text class=\"stepl\" transform=\""
+				"translate(%.1f %.1f) rotate(-90)\">", x, c->t,
+				c->b, x + 9, c->b - 3);
+			html_esc(f, cJSON_GetStringValue(
+				cJSON_GetObjectItem(so, "name")));
+			fputs("</text>", f);
+		}
+	}
+}
+
+/* The Byte.com combined table: sampler averages per step. */
+static void html_sm_table(FILE *f, const struct report_res *r)
+{
+	char b[32];
+	int i, k;
+
+	fputs("<table class=\"sm\"><tr><th>step</th>", f);
 	for (k = 0; k < REPORT_SM_N; k++)
 		fprintf(f, "<th>%s</th>", report_sm_heads[k]);
 	fputs("<th>intervals</th></tr>\n", f);
-	for (i = 0; i < (size_t)r->nsteps; i++) {
+	for (i = 0; i < r->nsteps; i++) {
 		const struct report_step *s = &r->steps[i];
-		char b[32];
 
 		if (!s->sm_n)
 			continue;
@@ -658,11 +681,30 @@ static void html_sampler(FILE *f, struct report_res *r, int idx)
 		}
 		fprintf(f, "<td>%d</td></tr>\n", s->sm_n);
 	}
-	fputs("</table><div class=\"grid\">\n", f);
+	fputs("</table>\n", f);
+}
+
+static void html_sampler(FILE *f, struct report_res *r, int idx)
+{
+	struct html_pt *pt = NULL;
+	double t0, tmax;
+	size_t n, i;
+	int k;
+	char title[200];
+
+	n = html_points(r, &pt, &t0);
+	if (!n)
+		return;
+	tmax = (pt[n - 1].t - t0) / 1e9;
+	fprintf(f, "<h3>%c ", html_letter(idx));
+	html_esc(f, r->id);
+	fputs("</h3>", f);
+	html_sm_table(f, r);
+	fputs("<div class=\"grid\">\n", f);
 	for (k = 0; k < REPORT_SM_N; k++) {
 		struct chart c = { .w = 460, .h = 200, .l = 62, .t = 26,
 				   .r = 446, .b = 170 };
-		double ymax = 0, st, v;
+		double ymax = 0, st, v, x;
 		char b[32];
 
 		for (i = 0; i < n; i++)
@@ -675,43 +717,7 @@ static void html_sampler(FILE *f, struct report_res *r, int idx)
 			 report_sm_fields[k]);
 		chart_begin(&c, f, "ts", title, "seconds since the first step",
 			    report_sm_heads[k]);
-		/* Steps: each measured window shaded, the step's first
-		 * repeat marked with its name. */
-		cJSON_ArrayForEach(so, cJSON_GetObjectItem(r->doc, "steps")) {
-			const cJSON *w = cJSON_GetObjectItem(so, "warmup_s");
-			const cJSON *d = cJSON_GetObjectItem(so, "duration_s");
-			int first = 1;
-
-			cJSON_ArrayForEach(rp, cJSON_GetObjectItem(so,
-								   "repeats")) {
-				const cJSON *sn = cJSON_GetObjectItem(rp,
-								      "start_ns");
-				double a, e;
-
-				if (!cJSON_IsNumber(sn))
-					continue;
-				a = (sn->valuedouble - t0) / 1e9 +
-				    (cJSON_IsNumber(w) ? w->valuedouble : 0);
-				e = a + (cJSON_IsNumber(d) ? d->valuedouble : 0);
-				fprintf(f, "<rect class=\"win\" x=\"%.1f\" "
-					"y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
-					chart_x(&c, a), c.t,
-					fmax(chart_x(&c, e) - chart_x(&c, a), 1),
-					c.b - c.t);
-				if (!first)
-					continue;
-				first = 0;
-				a = (sn->valuedouble - t0) / 1e9;
-				fprintf(f, "<path class=\"stepb\" d=\"M%.1f %.1f"
-					"V%.1f\"/><text class=\"stepl\" "
-					"transform=\"translate(%.1f %.1f) "
-					"rotate(-90)\">", chart_x(&c, a), c.t,
-					c.b, chart_x(&c, a) + 9, c.b - 3);
-				html_esc(f, cJSON_GetStringValue(
-					cJSON_GetObjectItem(so, "name")));
-				fputs("</text>", f);
-			}
-		}
+		html_step_marks(&c, r, t0);
 		st = chart_step(c.x1, 6);
 		for (v = 0; v <= c.x1; v += st) {
 			snprintf(b, sizeof(b), "%g", v);
@@ -724,15 +730,15 @@ static void html_sampler(FILE *f, struct report_res *r, int idx)
 				chart_x(&c, (pt[i].t - t0) / 1e9),
 				chart_y(&c, pt[i].v[k]));
 		fputs("\"/>", f);
-		for (i = 0; i < n; i++)
-			fprintf(f, "<circle class=\"pt\" fill=\"%s\" cx=\"%.1f\" "
-				"cy=\"%.1f\" r=\"2\"/>", HTML_COLOR(idx),
-				chart_x(&c, (pt[i].t - t0) / 1e9),
-				chart_y(&c, pt[i].v[k]));
+		for (i = 0; i < n; i++) {
+			x = chart_x(&c, (pt[i].t - t0) / 1e9);
+			fprintf(f, "<circle class=\"pt\" fill=\"%s\" "
+				"cx=\"%.1f\" cy=\"%.1f\" r=\"2\"/>",
+				HTML_COLOR(idx), x, chart_y(&c, pt[i].v[k]));
+		}
 		chart_end(&c, NULL);
 	}
 	fputs("</div>\n", f);
-out:
 	free(pt);
 }
 
@@ -853,7 +859,8 @@ static void html_env(FILE *f, struct report_res *r, int idx)
 			fputs("<td>", f);
 			if (strcmp(html_host_cols[i], "mem_kb") == 0 &&
 			    cJSON_IsNumber(x))
-				fprintf(f, "%.1f GiB", x->valuedouble / 1048576);
+				fprintf(f, "%.1f GiB",
+					x->valuedouble / 1048576);
 			else
 				html_scalar(f, x);
 			fputs("</td>", f);

@@ -225,8 +225,8 @@ static void test_model(const struct report_res *r)
 		cJSON_ArrayForEach(w, st) {
 			const struct report_wl *m = report_find_wl(s,
 								   w->string);
-			const cJSON *p99 = cJSON_GetObjectItem(cJSON_GetObjectItem(
-				w, "p99_ns"), "median");
+			const cJSON *p99 = cJSON_GetObjectItem(
+				cJSON_GetObjectItem(w, "p99_ns"), "median");
 
 			if (!m || m->p99.median != p99->valuedouble ||
 			    m->thr.n < 1)
@@ -239,8 +239,9 @@ static void test_model(const struct report_res *r)
 
 			cJSON_ArrayForEach(x, cJSON_GetObjectItem(
 				cJSON_GetObjectItem(rp, "series"), "sample")) {
-				double t = cJSON_GetObjectItem(cJSON_GetObjectItem(
-					x, "t"), "realtime_ns")->valuedouble;
+				double t = cJSON_GetObjectItem(
+					cJSON_GetObjectItem(x, "t"),
+					"realtime_ns")->valuedouble;
 				double iv = cJSON_GetObjectItem(x,
 					"interval_s")->valuedouble;
 
@@ -403,8 +404,8 @@ static void test_union(const char *text, size_t len, struct report_res *a)
 	char err[512], *out, *t, *h;
 
 	cJSON_ArrayForEach(so, cJSON_GetObjectItem(d, "steps")) {
-		const char *nm = cJSON_GetStringValue(cJSON_GetObjectItem(so,
-									"name"));
+		const char *nm =
+			cJSON_GetStringValue(cJSON_GetObjectItem(so, "name"));
 
 		if (strcmp(nm, "http-static/c8") == 0) {
 			cJSON_ReplaceItemInObject(so, "concurrency",
@@ -413,7 +414,8 @@ static void test_union(const char *text, size_t len, struct report_res *a)
 				cJSON_CreateString("http-static/c16"));
 		} else if (strcmp(nm, "smtp-in/c2") == 0) {
 			cJSON_DeleteItemFromObject(so, "stats");
-			cJSON_AddStringToObject(so, "skipped", "planted reason");
+			cJSON_AddStringToObject(so, "skipped",
+						"planted reason");
 		}
 	}
 	out = cJSON_PrintUnformatted(d);
