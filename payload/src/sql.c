@@ -277,6 +277,10 @@ static void a_done(struct sql_conn *c)
 			return;
 		}
 		t->st.connects++;
+		if (t->stopping) {
+			a_teardown_next(c);	/* too late to measure */
+			return;
+		}
 		if (!c->set_up) {
 			c->phase = P_SETUP;
 			a_setup_next(c);
@@ -422,6 +426,10 @@ static void a_setup_next(struct sql_conn *c)
 {
 	struct sql_thr *t = c->t;
 
+	if (t->stopping) {
+		a_teardown_next(c);
+		return;
+	}
 	c->len = t->run->wl->setup(&t->run->cfg, &c->wc, c->buf, SQL_WL_BUF);
 	if (c->len > 0) {
 		a_query(c);
@@ -447,8 +455,9 @@ static void a_teardown_next(struct sql_conn *c)
 	struct sql_thr *t = c->t;
 
 	c->phase = P_TEARDOWN;
-	c->len = c->set_up ? t->run->wl->teardown(&t->run->cfg, &c->wc,
-						   c->buf, SQL_WL_BUF) : 0;
+	/* A setup cut short leaves a table behind too. */
+	c->len = c->wc.step > 0 ? t->run->wl->teardown(&t->run->cfg, &c->wc,
+							c->buf, SQL_WL_BUF) : 0;
 	if (c->len > 0) {
 		a_query(c);
 		return;
@@ -671,7 +680,7 @@ static void *b_thr_main(void *arg)
 	struct sql_run *run = t->run;
 	struct sql_conn *c = &t->conns[0];
 	char err[256];
-	int cls, rc;
+	int cls, rc = 0;
 
 	while (!b_stopping(t)) {
 		if (!c->m) {
@@ -720,7 +729,7 @@ static void *b_thr_main(void *arg)
 			}
 		}
 	}
-	if (c->m && c->set_up) {
+	if (c->m && c->wc.step > 0) {
 		c->phase = P_TEARDOWN;
 		while ((c->len = run->wl->teardown(&run->cfg, &c->wc, c->buf,
 						   SQL_WL_BUF)) > 0)
