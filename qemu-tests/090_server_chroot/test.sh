@@ -11,6 +11,8 @@ O=${O:-$TOP/out}
 ARCH=${ARCH:-x86_64}
 IMAGES=${IMAGES:-$O/$ARCH/images}
 . "$TOP/payload/tests/lib/tap.sh"
+# jq_q FILTER FILE: jq -e without its output (check prints the case).
+jq_q() { jq -e "$@" >/dev/null; }
 
 if [ "$(id -u)" != 0 ]; then
 	skip "server overlay in a chroot (needs root for chroot and namespaces)"
@@ -141,13 +143,13 @@ check_eq "relay: 4 mails for relay.test reach the smtp-sink" \
 check "data: /srv is a tmpfs" grep -q ' /srv tmpfs ' "$R/srv.mount"
 if command -v jq >/dev/null; then
 	check "versions: Apache, MariaDB, Postfix versions and packages" \
-		jq -e '.apache.version | startswith("Apache/2.4")' "$R/versions.json" >/dev/null
+		jq_q '.apache.version | startswith("Apache/2.4")' "$R/versions.json"
 	check "versions: every service names its pinned package version" \
-		jq -e '[.apache, .mariadb, .postfix, .libc] | all(
-			.package_version | length > 0)' "$R/versions.json" >/dev/null
+		jq_q '[.apache, .mariadb, .postfix, .libc] | all(
+			.package_version | length > 0)' "$R/versions.json"
 	check "versions: MariaDB and Postfix report themselves" \
-		jq -e '(.mariadb.version | test("MariaDB")) and
-			(.postfix.version | test("^3\\."))' "$R/versions.json" >/dev/null
+		jq_q '(.mariadb.version | test("MariaDB")) and
+			(.postfix.version | test("^3\\."))' "$R/versions.json"
 else
 	not_ok "versions: jq is installed (make test installs it)"
 fi
