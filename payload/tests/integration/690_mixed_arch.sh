@@ -1,0 +1,114 @@
+#!/bin/sh
+# 690_mixed_arch.sh: agents of two architectures in one run, in network
+# namespaces on one host: a ppc64le server agent and a ppc64le controller
+# (both under qemu-user) with two x86_64 clients; the ppc64le controller
+# syncs clocks, runs the suite and merges the x86_64 clients' records and
+# histograms into the result document.  Needs both builds (`make` and
+# `make ARCH=ppc64le`, from the same tree); skipped, saying so, without.
+# Why not a ppc64le client: an agent runs its workloads by exec'ing
+# /proc/self/exe, which qemu-user 7.2 without binfmt_misc cannot follow
+# (the agent then offers no workloads); on the booted image it is native.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/servers.sh"
+. "$(dirname "$0")/../lib/netns.sh"
+SUITES=$(cd "$(dirname "$0")/suites" && pwd)
+# This run's own binary for its ARCH, the other arch's from its out/.
+X86=$O/x86_64/bin/benchboot PPC=$O/ppc64le/bin/benchboot
+case $ARCH in
+x86_64) X86=$BENCHBOOT ;;
+ppc64le) PPC=$BENCHBOOT ;;
+esac
+X86=${BENCHBOOT_X86_64:-$X86} PPC=${BENCHBOOT_PPC64LE:-$PPC}
+QPPC=qemu-ppc64le-static
+jqt() { jq -e "$@" >/dev/null; }
+
+cleanup() { netns_cleanup; servers_stop; }
+trap cleanup EXIT
+
+for need in "$X86" "$PPC"; do
+	[ -x "$need" ] && continue
+	skip "mixed-arch run needs $need (make; make ARCH=ppc64le)"
+	tap_done
+	exit 0
+done
+if ! command -v "$QPPC" >/dev/null; then
+	skip "mixed-arch run needs $QPPC (qemu-user-static)"
+	tap_done
+	exit 0
+fi
+if ! netns_available; then
+	skip "network namespaces need root"
+	tap_done
+	exit 0
+fi
+vx=$("$X86" --version | head -n 1) vp=$("$QPPC" "$PPC" --version | head -n 1)
+check_eq "both builds are the same version" "${vx% (*}" "${vp% (*}"
+
+netns_hub || { not_ok "hub namespace"; tap_done; exit 1; }
+netns_add srv 10.77.0.1 && netns_add ctl 10.77.0.2 &&
+	netns_add c1 10.77.0.11 && netns_add c2 10.77.0.12
+ok "namespaces srv, ctl, c1, c2 on one bridge"
+netns_docroot "$RUN_DIR/www"
+check "nginx on 10.77.0.1:80" netns_nginx srv 10.77.0.1 80 "$RUN_DIR/www" \
+	"$RUN_DIR/nginx"
+
+# Agents first (they retry until the controller is there), then the
+# ppc64le controller; qemu-user makes its clock exchanges slower, not
+# different.
+netns_spawn c1 "$RUN_DIR/c1.log" "$X86" agent --role=client \
+	--controller 10.77.0.2 --once
+netns_spawn c2 "$RUN_DIR/c2.log" "$X86" agent --role=client \
+	--controller 10.77.0.2 --once
+netns_spawn srv "$RUN_DIR/server.log" "$QPPC" "$PPC" agent --role=server \
+	--controller 10.77.0.2:7407 --once
+start=$(date +%s)
+netns_exec ctl "$QPPC" "$PPC" agent --role=controller --id ctl-ppc \
+	--listen 10.77.0.2:7407 --suite "$SUITES/mixed.suite" \
+	--spool "$RUN_DIR/spool" --wait 60s \
+	>"$RUN_DIR/ctl.out" 2>"$RUN_DIR/ctl.log"
+rc=$?
+diag "controller finished in $(($(date +%s) - start)) s"
+check_eq "ppc64le controller exit status" "$rc" 0
+[ $rc = 0 ] || sed 's/^/#   /' "$RUN_DIR/ctl.log" | tail -30
+
+res=$(cat "$RUN_DIR/ctl.out")
+if ! check "result written: $res" test -s "$res"; then
+	tap_done
+	exit 1
+fi
+arch() { jq -r ".environment.hosts[] | select(.id == \"$1\") | .arch" "$res"; }
+check_eq "the ppc64le controller wrote it" "$(jq -r .controller "$res") \
+$(arch ctl-ppc)" "ctl-ppc ppc64le"
+check_eq "c1 said hello as x86_64" "$(arch client-525400bb000b)" x86_64
+check_eq "c2 said hello as x86_64" "$(arch client-525400bb000c)" x86_64
+check_eq "the server said hello as ppc64le" "$(arch server-525400bb0001)" \
+	ppc64le
+check "every agent has a clock offset and rtt" jqt '[.environment.hosts[] |
+	select(.role != "controller") | select(.clock.rtt_ns > 0)] |
+	length == 3' "$res"
+
+st='.steps[] | select(.name == "http-static/c4")'
+check_eq "http-static complete" "$(jq "$st | .complete_repeats" "$res")" 1
+per=$(jq -c "[$st | .repeats[0].clients[] |
+	{id, requests: .records[0].record.counters.requests}]" "$res")
+diag "per client: $per"
+check "both clients measured requests" jqt "[$st | .repeats[0].clients[] |
+	.records[0].record.counters.requests > 0] == [true, true]" "$res"
+# The exact merge across architectures: the ppc64le controller's merged
+# histogram holds every sample the x86_64 clients recorded.
+sum=$(jq "[$st | .repeats[0].clients[].records[0].record.latency.count] |
+	add" "$res")
+check_eq "merged latency count = sum of the two clients'" \
+	"$(jq "$st | .repeats[0].merged.http.latency.count" "$res")" "$sum"
+check_eq "merged requests = histogram count" \
+	"$(jq "$st | .repeats[0].merged.http.counters.requests" "$res")" "$sum"
+check "merged percentiles are ordered (p50 <= p99 <= max)" jqt "$st |
+	.repeats[0].merged.http.latency | .p50 <= .p99 and .p99 <= .max" \
+	"$res"
+check_eq "no HTTP errors" \
+	"$(jq "[$st | .repeats[0].merged.http.errors[]] | add" "$res")" 0
+for c in c1 c2 server; do
+	check "$c agent exited after done" wait_for 15 sh -c \
+		"grep -q 'suite is done' $RUN_DIR/$c.log"
+done
+tap_done
