@@ -10,6 +10,15 @@
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"
 BB=$BENCHBOOT
+# Cross-built (ARCH=ppc64le): an agent runs its workloads by exec'ing
+# /proc/self/exe, which qemu-user cannot follow without binfmt_misc, and
+# qemu-user fails multicast joins; 690_mixed_arch covers that arch.
+if [ -n "${TARGET_RUN:-}" ]; then
+	skip "agents under $TARGET_RUN cannot exec their workloads" \
+		"or join multicast groups (qemu-user limits)"
+	tap_done
+	exit 0
+fi
 SUITES=$(cd "$(dirname "$0")/suites" && pwd)
 jqt() { jq -e "$@" >/dev/null; }
 

@@ -5,7 +5,7 @@
 # with a clear status, storing nothing for them.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
-BB=$BENCHBOOT
+BB="${TARGET_RUN:+$TARGET_RUN }$BENCHBOOT"
 trap servers_stop EXIT
 
 D=$RUN_DIR/store
