@@ -49,7 +49,8 @@ one() {
 		extra=
 		[ "$2" -gt 1 ] && extra="--pipeline $2"
 		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
-			"$bb" http --json -t 1 -c "$conns" -d "${secs}s" $extra \
+			"$bb" http --json -t 1 -c "$conns" -d "${secs}s" \
+			$extra \
 			"$url" >"$RUN_DIR/out.json"
 		n=$(jq .counters.requests "$RUN_DIR/out.json")
 		el=$(jq .elapsed_s "$RUN_DIR/out.json")

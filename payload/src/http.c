@@ -985,7 +985,8 @@ int http_main(int argc, char **argv)
 	/* https is libcurl's; -1: --engine not given. */
 	if (strcmp(cfg.ts.scheme, "https") == 0) {
 		if (cfg.curl == 0) {
-			util_err("http", EINVAL, "https:// needs --engine=curl");
+			util_err("http", EINVAL,
+				 "https:// needs --engine=curl");
 			ret = 2;
 			goto out;
 		}

@@ -6,12 +6,12 @@
 
 /* Error classes of a run, in the order the record lists them. */
 enum http_err {
-	HTTP_E_CONNECT,		/* connect() failed, refused or timed out */
-	HTTP_E_READ,		/* read error, reset, or closed mid-response */
-	HTTP_E_WRITE,		/* write error */
-	HTTP_E_TIMEOUT,		/* a request unanswered after --timeout */
-	HTTP_E_STATUS,		/* a complete response with status >= 400 */
-	HTTP_E_PARSE,		/* a malformed response (http_parse) */
+	HTTP_E_CONNECT,	/* connect() failed, refused or timed out */
+	HTTP_E_READ,	/* read error, reset, or closed mid-response */
+	HTTP_E_WRITE,	/* write error */
+	HTTP_E_TIMEOUT,	/* a request unanswered after --timeout */
+	HTTP_E_STATUS,	/* a complete response with status >= 400 */
+	HTTP_E_PARSE,	/* a malformed response (http_parse) */
 	HTTP_E_N,
 };
 

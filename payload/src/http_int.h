@@ -76,7 +76,8 @@ struct http_thread {
 
 	uint64_t t0, measure_start, end;
 	int measuring;
-	int draining;		/* after -d: answers awaited, not counted */
+	int draining;		/* after -d: answers awaited, not
+				 * counted */
 	uint64_t stopped_at;
 
 	/* Open loop: slot j is due at t0 + j * interval; it belongs to

@@ -413,7 +413,8 @@ static size_t cl_line(struct http_parse *p, const unsigned char *c,
 
 	while (v < lim && (*v == ' ' || *v == '\t'))
 		v++;
-	for (; v < lim && (unsigned)(*v - '0') <= 9 && digits < 15; v++, digits++)
+	for (; v < lim && (unsigned)(*v - '0') <= 9 && digits < 15;
+	     v++, digits++)
 		cl = cl * 10 + (*v - '0');
 	while (v < lim && (*v == ' ' || *v == '\t'))
 		v++;
@@ -534,7 +535,8 @@ int http_parse_feed(struct http_parse *p, const char *buf, size_t len,
 			}
 			/* Runs of value bytes (most of a head) are skipped in
 			 * a tight loop rather than dispatched byte by byte;
-			 * a CR or a bad byte ends the run and goes to step(). */
+			 * a CR or a bad byte ends the run and goes to
+			 * step(). */
 			if (st == S_REASON || st == S_TRAILER_VAL ||
 			    (st == S_VAL && p->hdr == H_OTHER)) {
 				const unsigned char *q = c, *lim = end;

@@ -343,7 +343,8 @@ int http_target_build(struct http_target_set *ts, const char *method,
 		return bad(-EINVAL, err, errlen, "request headers longer than "
 			   "%zu bytes", sizeof(common));
 	memcpy(common + len, "\r\n", 3);
-	fixed = strlen(method) + 1 + (size_t)len + 2;	/* "M path" + common */
+	/* "METHOD path" + common + CRLF */
+	fixed = strlen(method) + 1 + (size_t)len + 2;
 	for (i = 0; i < ts->npaths; i++)
 		total += fixed + strlen(ts->paths[i]);
 	ts->reqs = malloc(total + 1);	/* sprintf's last NUL */

@@ -69,7 +69,8 @@ check_eq "record mode" "$(j "$f" .params.mode)" "closed"
 check_eq "record error classes" "$(j "$f" '.errors | keys | join(",")')" \
 	"connect,parse,read,status,timeout,write"
 check_eq "record histogram shape" \
-	"$(j "$f" '.latency | [.unit, .lowest, .highest, .sub_buckets] | join(",")')" \
+	"$(j "$f" '.latency | [.unit, .lowest, .highest, .sub_buckets] |
+		join(",")')" \
 	"ns,1000,60000000000,128"
 check "keep-alive: 8 connections for the whole run" \
 	[ "$(j "$f" .counters.connections)" = 8 ]
@@ -80,7 +81,8 @@ counts keepalive 8 1
 run no_keepalive -t 1 -c 4 -d 1s --no-keepalive "$url/index.html"
 f=$RUN_DIR/no_keepalive.json
 check "no keep-alive: one connection per request" \
-	[ "$(j "$f" '.counters.connections - .counters.requests | fabs')" -le 4 ]
+	[ "$(j "$f" '.counters.connections - .counters.requests | fabs')" \
+	  -le 4 ]
 counts no_keepalive 4 1
 
 run pipeline -t 1 -c 4 -d 1s --pipeline 8 "$url/index.html"
@@ -98,7 +100,8 @@ check "nginx answers gzip with a chunked body" \
 run chunked -t 1 -c 4 -d 1s -H 'Accept-Encoding: gzip' "$url/index.html"
 counts chunked 4 1
 check "chunked: bodies are gzip-small" \
-	[ "$(j "$RUN_DIR/chunked.json" '.counters.bytes / .counters.requests | floor')" -lt 1000 ]
+	[ "$(j "$RUN_DIR/chunked.json" \
+		'.counters.bytes / .counters.requests | floor')" -lt 1000 ]
 
 # Open loop: the asked rate is held within 1 %.
 run rate -t 2 -c 8 -d 3s --rate 2000 "$url/index.html"
@@ -106,7 +109,8 @@ f=$RUN_DIR/rate.json
 check_eq "rate: mode open" "$(j "$f" .params.mode)" "open"
 got=$(j "$f" '.counters.requests / .elapsed_s')
 check "rate: 2000/s asked, $got/s done (within 1 %)" \
-	[ "$(j "$f" '(.counters.requests / .elapsed_s - 2000) | fabs < 20')" = true ]
+	[ "$(j "$f" '(.counters.requests / .elapsed_s - 2000) | fabs < 20')" \
+	  = true ]
 counts rate 8 1
 
 # Warm-up: loads the server but is not counted; the measured interval
@@ -129,7 +133,8 @@ counts urlfile 2 1
 # HEAD: no bodies.
 run head -t 1 -c 2 -d 1s -m HEAD "$url/index.html"
 check "HEAD: no bodies read" \
-	[ "$(j "$RUN_DIR/head.json" '.counters.bytes / .counters.requests | floor')" -lt 1000 ]
+	[ "$(j "$RUN_DIR/head.json" \
+		'.counters.bytes / .counters.requests | floor')" -lt 1000 ]
 counts head 2 1
 
 # Status >= 400 are counted as such, not as parse errors.

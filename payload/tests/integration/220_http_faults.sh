@@ -35,7 +35,7 @@ if nginx_start "$docroot" "
 		conns=$(j "$f" .counters.connections)
 		per=5
 		[ $mode = close ] && per=1
-		check "$mode: a connection per $per requests ($conns for $req)" \
+		check "$mode: a connection per $per requests" \
 			[ $((req / per)) -le $((conns + 4)) -a \
 			  $((req / per)) -ge $((conns - 4)) ]
 		check_eq "$mode: nginx served exactly the requests sent" \
@@ -103,7 +103,8 @@ check_eq "stall: exits 0" "$rc" 0
 check "stall: run ended on time (${ms} ms for -d 2s)" [ "$ms" -lt 2800 ]
 t=$(j "$f" .errors.timeout)
 # 4 connections, one request each timing out every ~0.3 s over 2 s.
-check "stall: timeouts counted ($t, expect about 24)" [ "$t" -ge 12 -a "$t" -le 30 ]
+check "stall: timeouts counted ($t, expect about 24)" \
+	[ "$t" -ge 12 -a "$t" -le 30 ]
 check_eq "stall: no responses" "$(j "$f" .counters.requests)" 0
 check_eq "stall: no other errors" \
 	"$(j "$f" '.errors.connect + .errors.read + .errors.parse')" 0
@@ -118,7 +119,8 @@ for m in garbage slam truncated; do
 	f=$RUN_DIR/$m.json
 	case $m in
 	garbage) cls=parse msg="Content-Length is not a number" ;;
-	slam) cls=read msg="read: " ;;	# reset, or closed before a response
+	# reset, or closed before a response
+	slam) cls=read msg="read: " ;;
 	truncated) cls=read msg="before Content-Length bytes" ;;
 	esac
 	n=$(j "$f" ".errors.$cls")
