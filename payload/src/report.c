@@ -565,6 +565,11 @@ int report_parse(const char *text, size_t len, const char *name,
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->file, sizeof(r->file), "%s", name);
+	if (len == 0) {
+		snprintf(err, errlen, "%s: empty file (expected a "
+			 "benchboot.result/1 document)", name);
+		return -EINVAL;
+	}
 	r->doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!r->doc) {
 		size_t off = end ? (size_t)(end - text) : 0;

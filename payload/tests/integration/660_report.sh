@@ -66,6 +66,16 @@ $BB report "$A" "$A" >"$W/aa.txt"
 odd=$(grep -E '^  [0-9-]+ ' "$W/aa.txt" |
 	grep -v '1.000  no\|1.000  n<2\| -  -' | wc -l)
 check_eq "A against A: every ratio 1.000, never significant" "$odd" 0
+# A's http-static/c4 moved up by 100000 requests/s, interval and all:
+# ratio above 1 and the intervals apart, so significant.
+jq '(.steps[] | select(.name == "http-static/c4") |
+	.stats.http.requests_per_s) |= (.median += 1e5 | .mean += 1e5 |
+	.ci95 |= map(. + 1e5))' "$A" >"$W/a-up.json"
+$BB report "$A" "$W/a-up.json" >"$W/up.txt"
+check "a shifted figure: ratio > 1 and significant" awk '
+	/requests\/s against/ { t = 1 } /p99 latency/ { t = 0 }
+	t && $1 == "4" { if ($(NF - 1) > 1.5 && $NF == "yes") ok = 1 }
+	END { exit !ok }' "$W/up.txt"
 jq '.suite.version = "2"' "$B" >"$W/b-v2.json"
 $BB report "$A" "$W/b-v2.json" >/dev/null 2>"$W/v2.err"
 check_eq "another suite version: refused (exit 1)" "$?" 1
@@ -99,13 +109,15 @@ jq '.steps[1].stats.http.p99_ns.ci95 = "wide"' "$A" >"$W/field.json"
 jq '.steps[0].repeats[0].clients[0].records[0].record.schema =
 	"benchboot.workload/2"' "$A" >"$W/rec.json"
 printf '{"schema": "benchboot.result/1", "id": 12}' >"$W/id.json"
+: >"$W/empty.json"
 for t in "trunc.json|ends early.*truncated" \
 	 "newer.json|field \"schema\": benchboot.result/2 is newer" \
 	 "field.json|field \"steps\\[1\\].stats.http.p99_ns.ci95\": \
 expected an array" \
 	 "rec.json|field \"steps\\[0\\].repeats\\[0\\].clients\\[0\\]\
 .records\\[0\\].record.schema\": benchboot.workload/2 is newer" \
-	 "id.json|field \"id\": expected a string"; do
+	 "id.json|field \"id\": expected a string" \
+	 "empty.json|empty file"; do
 	f=${t%%|*} re=${t#*|}
 	$BB report "$W/$f" "$A" >/dev/null 2>"$W/$f.err"
 	rc=$?
