@@ -192,6 +192,11 @@ static struct rpeer *runner_hello(struct runner *r, struct rpeer *p,
 			runner_peer_drop(r, old, "replaced by a new connection"
 					 " with the same id");
 		runner_event(r, "agent_rejoined", m->id, NULL);
+		/* Whatever it ran before is gone with the old connection:
+		 * that step is not waited for (lost_in_step stays set). */
+		if (old->in_step)
+			old->lost_in_step = 1;
+		old->in_step = 0;
 		ctl_conn_close(&old->c);
 		old->c = p->c;
 		memcpy(old->addr, p->addr, sizeof(old->addr));
