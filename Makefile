@@ -80,6 +80,9 @@ TEST_PACKAGES += mariadb-server mariadb-client nginx-light curl clang \
 TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils
 # benchboot http tests: JSON checks, stalling/garbage servers, TLS certs.
 TEST_PACKAGES += jq python3 openssl
+# Agent tests: JSON checks, busybox httpd as the CGI server, cJSON for the
+# control-protocol fuzzer (host clang).
+TEST_PACKAGES += jq busybox libcjson-dev
 # benchboot report test: the HTML page loaded in headless Chromium.
 TEST_PACKAGES += chromium
 TEST_DEPS_STAMP := $(O)/.test-deps
