@@ -52,7 +52,7 @@ DEPS :=
 all:
 
 # The host-package check re-runs whenever a recipe changes what it needs.
-HOST_DEPS_STAMP := $(O)/.host-deps
+HOST_DEPS_STAMP := $(OUT)/.host-deps
 $(HOST_DEPS_STAMP): image/deps/host-packages.sh $(wildcard image/deps/*.mk) \
 		configs/arch/$(ARCH).mk Makefile
 	$(Q)image/deps/host-packages.sh $(sort $(HOST_PACKAGES))
@@ -77,9 +77,11 @@ all: $(BENCHBOOT)
 TEST_PACKAGES += mariadb-server mariadb-client nginx-light curl clang \
 	iproute2 procps
 # mDNS interoperability tests (payload/tests/integration/3*_mdns_*).
-TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils
+TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils socat
 # benchboot http tests: JSON checks, stalling/garbage servers, TLS certs.
 TEST_PACKAGES += jq python3 openssl
+# benchboot sql/smtp tests and benchmarks: the peers they compare with.
+TEST_PACKAGES += postfix sysbench
 # Agent tests: JSON checks, busybox httpd as the CGI server, cJSON for the
 # control-protocol fuzzer (host clang).
 TEST_PACKAGES += jq busybox libcjson-dev
