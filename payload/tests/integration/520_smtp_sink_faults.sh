@@ -38,7 +38,7 @@ sink_start() {
 			>"$RUN_DIR/$_n.json" 2>"$RUN_DIR/$_n.err" &
 		SPID=$!
 		PIDS="$PIDS $SPID"
-		wait_for 10 sh -c "grep -q listening '$RUN_DIR/$_n.err' ||
+		wait_for 30 sh -c "grep -q listening '$RUN_DIR/$_n.err' ||
 			! kill -0 $SPID" 2>/dev/null
 		kill -0 "$SPID" 2>/dev/null && return 0
 		diag "smtp-sink did not start: $(cat "$RUN_DIR/$_n.err")"
