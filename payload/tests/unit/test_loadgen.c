@@ -1,0 +1,111 @@
+/* test_loadgen.c: open-loop pacing, shares, the record header and the
+ * duration formatting that the load generators share. */
+#include <string.h>
+
+#include "loadgen.h"
+#include "tap.h"
+
+static void test_share(void)
+{
+	static const struct {
+		uint64_t total;
+		unsigned n;
+		uint64_t want[4];
+	} cases[] = {
+		{ 10, 3, { 4, 3, 3 } },
+		{ 2, 4, { 1, 1, 0, 0 } },
+		{ 0, 2, { 0, 0 } },
+		{ 8, 4, { 2, 2, 2, 2 } },
+	};
+	size_t i;
+	unsigned k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t sum = 0;
+		int ok = 1;
+
+		for (k = 0; k < cases[i].n; k++) {
+			uint64_t s = lg_share(cases[i].total, cases[i].n, k);
+
+			ok &= s == cases[i].want[k];
+			sum += s;
+		}
+		tap_ok(ok && sum == cases[i].total, "lg_share(%llu, %u)",
+		       (unsigned long long)cases[i].total, cases[i].n);
+	}
+}
+
+static void test_pace(void)
+{
+	struct lg_pace p;
+	uint64_t t, n = 0, last = 0;
+	int in_order = 1;
+
+	lg_pace_init(&p, 1000, 0);
+	TAP_EQ_INT(lg_pace_take(&p, 5000), 5000, "closed loop: always due, "
+		   "now");
+	lg_pace_init(&p, 1000000000ULL, 1000);	/* every 1 ms */
+	TAP_EQ_INT(lg_pace_take(&p, 999999999ULL), 0, "open loop: not due "
+		   "before the start");
+	TAP_EQ_INT(lg_pace_take(&p, 1000000000ULL), 1000000000ULL,
+		   "first operation due at the start");
+	TAP_EQ_INT(lg_pace_take(&p, 1000500000ULL), 0, "second not due "
+		   "half an interval later");
+	/* A client 10 ms late owes 10 operations, each with its own
+	 * intended time: latency counts from there, not from now. */
+	while ((t = lg_pace_take(&p, 1011000000ULL)) != 0) {
+		in_order &= t > last;
+		last = t;
+		n++;
+	}
+	TAP_EQ_INT(n, 11, "late by 10 ms: the 11 owed operations are due");
+	tap_ok(in_order && last == 1011000000ULL, "each at its intended time");
+	TAP_EQ_INT(lg_pace_next(&p), 1012000000ULL, "next is 1 ms later");
+}
+
+static void test_record(void)
+{
+	cJSON *r = lg_record_new("smtp", 1764547200000000000ULL, 123, 1.5);
+	const cJSON *tool;
+
+	tap_ok(r != NULL, "record created");
+	if (!r)
+		return;
+	TAP_EQ_STR(cJSON_GetStringValue(cJSON_GetObjectItem(r, "schema")),
+		   "benchboot.workload/1", "schema");
+	TAP_EQ_STR(cJSON_GetStringValue(cJSON_GetObjectItem(r, "workload")),
+		   "smtp", "workload");
+	tool = cJSON_GetObjectItem(r, "tool");
+	TAP_EQ_STR(cJSON_GetStringValue(cJSON_GetObjectItem(tool, "name")),
+		   "benchboot", "tool name");
+	tap_ok(cJSON_IsString(cJSON_GetObjectItem(r, "host")), "host");
+	tap_ok(cJSON_GetObjectItem(r, "elapsed_s")->valuedouble == 1.5,
+	       "elapsed_s");
+	TAP_EQ_INT(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "start"),
+				       "monotonic_ns")->valuedouble, 123,
+		   "start.monotonic_ns");
+	cJSON_Delete(r);
+}
+
+static void test_fmt(void)
+{
+	static const struct { double ns; const char *want; } cases[] = {
+		{ 999, "999ns" }, { 1500, "1.5us" }, { 2500000, "2.50ms" },
+		{ 3e9, "3.000s" },
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		TAP_EQ_STR(lg_fmt_ns(buf, sizeof(buf), cases[i].ns),
+			   cases[i].want, cases[i].want);
+}
+
+int main(void)
+{
+	test_share();
+	test_pace();
+	test_record();
+	test_fmt();
+	return tap_done();
+}
