@@ -70,6 +70,7 @@ include $(filter-out $(DEP_ORDER:%=image/deps/%.mk) image/deps/common.mk,\
 include payload/payload.mk
 -include image/image.mk
 -include qemu-tests/tests.mk
+-include qemu-tests/run.mk
 
 all: $(BENCHBOOT)
 

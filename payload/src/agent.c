@@ -151,6 +151,38 @@ int agent_identity(const char *role, char *id, size_t idlen)
 	return rc;
 }
 
+/* The server stack's versions, as server-start wrote them (the image's
+ * server role; $BENCHBOOT_SERVER_VERSIONS elsewhere): the whole object as
+ * "server_versions", and each service's version string as a scalar
+ * "SERVICE_version" too, which the report lists with the host.  A missing
+ * or unreadable file adds nothing: not every host runs the stack. */
+static void agent_server_versions(cJSON *o)
+{
+	const char *path = getenv("BENCHBOOT_SERVER_VERSIONS");
+	char buf[4096], key[64];
+	const cJSON *svc, *v;
+	cJSON *j;
+
+	if (!path)
+		path = "/run/benchboot/server-versions.json";
+	if (agent_read_small(path, buf, sizeof(buf)) != 0)
+		return;
+	j = cJSON_Parse(buf);
+	if (!cJSON_IsObject(j)) {
+		agent_log("%s: not a JSON object; versions not recorded", path);
+		cJSON_Delete(j);
+		return;
+	}
+	cJSON_ArrayForEach(svc, j) {
+		v = cJSON_GetObjectItemCaseSensitive(svc, "version");
+		if (!cJSON_IsString(v) || !svc->string)
+			continue;
+		snprintf(key, sizeof(key), "%s_version", svc->string);
+		cJSON_AddStringToObject(o, key, v->valuestring);
+	}
+	cJSON_AddItemToObject(o, "server_versions", j);
+}
+
 cJSON *agent_hostinfo(const char *id, const char *role)
 {
 	char line[512], cpu[256] = "unknown";
@@ -197,6 +229,7 @@ cJSON *agent_hostinfo(const char *id, const char *role)
 	cJSON_AddStringToObject(o, "image", version_string());
 	if (agent_read_small("/etc/benchboot-release", line, sizeof(line)) == 0)
 		cJSON_AddStringToObject(o, "image_release", line);
+	agent_server_versions(o);
 	return o;
 }
 

@@ -67,7 +67,17 @@ struct runner {
 	int64_t step_start;	/* controller clock of the current step */
 	char cur_step[201];
 	uint64_t malformed;
+	/* For the status line: repeats done and planned, and the planned
+	 * (warm-up + measured + cool-down) time of those not run yet. */
+	unsigned rep_done, rep_total;
+	uint64_t left_ns;
 };
+
+/* One repeat's planned time, for the status line's estimate. */
+static uint64_t runner_planned_ns(const struct suite_step *st)
+{
+	return st->warmup_ns + st->duration_ns + st->cooldown_ns;
+}
 
 static int64_t runner_now(void)
 {
@@ -1109,11 +1119,17 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 		cJSON *ro = cJSON_CreateObject(), *mo;
 
 		snprintf(r->cur_step, sizeof(r->cur_step), "%s/r%u", name, rep);
-		agent_status("step %s, repeat %u/%u; %d clients", name, rep,
-			     st->repeats, runner_count(r, "client"));
+		agent_status("step %s, repeat %u/%u; %d clients; "
+			     "%u/%u done, about %llu s left", name, rep,
+			     st->repeats, runner_count(r, "client"),
+			     r->rep_done, r->rep_total,
+			     (unsigned long long)(r->left_ns / 1000000000ull));
 		cJSON_AddNumberToObject(ro, "repeat", rep);
 		cJSON_AddItemToArray(reps, ro);
 		rc = runner_repeat(r, st, conc, rep, ro, &complete, acc, &nacc);
+		r->rep_done++;
+		r->left_ns -= r->left_ns < runner_planned_ns(st) ?
+			      r->left_ns : runner_planned_ns(st);
 		if (rc == -ENOENT) {
 			const cJSON *why = cJSON_GetObjectItemCaseSensitive(
 				ro, "skipped");
@@ -1471,6 +1487,13 @@ int runner_main(struct agent_opts *o, volatile sig_atomic_t *stop)
 	}
 	cJSON_AddItemToObject(r.doc, "peers", peers);
 	steps = cJSON_AddArrayToObject(r.doc, "steps");
+	for (si = 0; si < r.suite.nsteps; si++) {
+		const struct suite_step *st = &r.suite.steps[si];
+		unsigned n = st->repeats * (st->nconc ? st->nconc : 1);
+
+		r.rep_total += n;
+		r.left_ns += n * runner_planned_ns(st);
+	}
 	for (si = 0; si < r.suite.nsteps && !*stop; si++) {
 		const struct suite_step *st = &r.suite.steps[si];
 

@@ -1,0 +1,216 @@
+#!/bin/bash
+# run.sh: `make run`: the whole suite in QEMU on a private virtual LAN: one
+# server VM (base + server overlay), CLIENTS client VMs, no addresses
+# given; they find each other over mDNS, the suite runs, the result goes
+# to a `benchboot collect` on the host side of the LAN, and the report is
+# printed.  Everything it started is stopped and removed on exit, Ctrl-C
+# included.  See docs/run.md.
+#
+# Environment (from `make run`): TOP, O, ARCH, IMAGES, BENCHBOOT, SUITE
+# (smoke), CLIENTS (2), RUN_DIR (where logs and results go; default
+# $O/run/DATE), RUN_TIMEOUT (seconds; default 1800), QT_ACCEL (kvm|tcg;
+# by default qemu-tests/lib.sh's probe decides), RUN_QUIET=1 (no progress
+# line, for CI logs).
+set -u
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+O=${O:-$TOP/out}
+ARCH=${ARCH:-x86_64}
+IMAGES=${IMAGES:-$O/$ARCH/images}
+BENCHBOOT=${BENCHBOOT:-$O/$ARCH/bin/benchboot}
+SUITE=${SUITE:-smoke}
+CLIENTS=${CLIENTS:-2}
+RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
+RUN_DIR=${RUN_DIR:-$O/run/$(date -u +%Y%m%d-%H%M%S)}
+RUN_QUIET=${RUN_QUIET:-}
+
+# The LAN: a bridge in a private network namespace; each VM's tap device
+# is created in it (QEMU runs inside the namespace), and the host side is
+# the bridge's own address, outside the range zcip picks link-local
+# addresses from (169.254.1.0 - 169.254.254.255), so no VM can claim it.
+NS=bbrun$$
+HOST_IP=169.254.0.1
+COLLECT_PORT=8080
+SINK_PORT=2525
+PIDS=
+T0=$(date +%s)
+
+say() { printf '%s\n' "run: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+case $CLIENTS in '' | *[!0-9]*) die "CLIENTS='$CLIENTS': expected a number" ;; esac
+[ "$CLIENTS" -ge 1 ] && [ "$CLIENTS" -le 32 ] ||
+	die "CLIENTS=$CLIENTS: expected 1 to 32"
+[ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: make run boots x86_64 images only"
+for f in "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz" \
+	"$IMAGES/server-overlay.cpio.gz" "$BENCHBOOT"; do
+	[ -e "$f" ] || die "$f is missing (make images server-overlay payload)"
+done
+# The image carries configs/suite/*.suite; the controller loads it by name.
+case $SUITE in
+'' | *[!A-Za-z0-9_-]*) die "SUITE=$SUITE: expected the NAME of" \
+	"configs/suite/NAME.suite" ;;
+esac
+[ -r "$TOP/configs/suite/$SUITE.suite" ] ||
+	die "SUITE=$SUITE: no configs/suite/$SUITE.suite"
+[ "$(id -u)" = 0 ] || die "needs root: the VMs' LAN is a bridge with tap" \
+	"devices in a private network namespace (run: sudo make run)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
+
+mkdir -p "$RUN_DIR/results" "$RUN_DIR/sink" || die "cannot create $RUN_DIR"
+RUN_DIR=$(cd "$RUN_DIR" && pwd)
+
+# The accelerator: lib.sh's probe (KVM only when a probe boot reaches
+# READY), without its TAP output.
+accel() {
+	local cache=$O/qemu-tests/accel
+	if [ -n "${QT_ACCEL:-}" ]; then echo "$QT_ACCEL"; return; fi
+	if [ ! -s "$cache" ]; then
+		(QT_NAME=accel-probe
+			. "$TOP/qemu-tests/lib.sh" >/dev/null 2>&1) </dev/null
+	fi
+	cat "$cache" 2>/dev/null || echo tcg
+}
+
+cleanup() {
+	local p n
+	trap - EXIT INT TERM
+	[ -n "$RUN_QUIET" ] || [ ! -t 2 ] || printf '\n' >&2
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	for p in $PIDS; do
+		n=0
+		while kill -0 "$p" 2>/dev/null && [ $n -lt 50 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		kill -9 "$p" 2>/dev/null
+	done
+	# Deleting the namespace removes the bridge and the taps with it.
+	ip netns del "$NS" 2>/dev/null
+}
+trap cleanup EXIT
+trap 'say "interrupted; stopping everything"; exit 130' INT TERM
+
+# ns_spawn LOG CMD...: CMD in the namespace, in the background.
+ns_spawn() {
+	local log=$1
+	shift
+	ip netns exec "$NS" "$@" >"$log" 2>&1 </dev/null &
+	PIDS="$PIDS $!"
+}
+
+ip netns add "$NS" || die "cannot create network namespace $NS"
+ip -n "$NS" link set lo up
+ip -n "$NS" link add br0 type bridge || die "cannot create the bridge"
+# mDNS: every port sees every multicast group.
+ip -n "$NS" link set br0 type bridge mcast_snooping 0 2>/dev/null
+ip -n "$NS" addr add "$HOST_IP/16" dev br0
+ip -n "$NS" link set br0 up
+for i in $(seq 0 "$CLIENTS"); do
+	ip -n "$NS" tuntap add dev "tap$i" mode tap ||
+		die "cannot create tap$i (is /dev/net/tun there?)"
+	ip -n "$NS" link set "tap$i" master br0 up
+done
+
+# The host side: the collector, and the smtp-sink the server relays
+# relay.test to (see docs/run.md).
+ns_spawn "$RUN_DIR/collect.log" "$BENCHBOOT" collect \
+	--dir "$RUN_DIR/results" --listen "$HOST_IP:$COLLECT_PORT"
+ns_spawn "$RUN_DIR/sink.log" "$BENCHBOOT" smtp-sink \
+	--store "$RUN_DIR/sink" "$HOST_IP:$SINK_PORT"
+
+ACCEL=$(accel)
+UPLOAD=http://$HOST_IP:$COLLECT_PORT/results/
+cat "$IMAGES/initramfs.cpio.gz" "$IMAGES/server-overlay.cpio.gz" \
+	${RUN_EXTRA_INITRD:-} >"$RUN_DIR/server-initrd.gz"
+
+# vm NAME INDEX MEM INITRD ROLE-PARAMS: one VM on tapINDEX; its serial
+# console goes to RUN_DIR/NAME.log.
+vm() {
+	local name=$1 i=$2 mem=$3 initrd=$4
+	shift 4
+	: >"$RUN_DIR/$name.log"
+	ns_spawn "$RUN_DIR/$name.qemu.log" qemu-system-x86_64 -accel "$ACCEL" \
+		-m "$mem" -smp 1 -display none -no-reboot -monitor none \
+		-serial "file:$RUN_DIR/$name.log" \
+		-kernel "$IMAGES/vmlinuz" -initrd "$initrd" \
+		-append "console=ttyS0,115200 $*" \
+		-netdev "tap,id=n0,ifname=tap$i,script=no,downscript=no" \
+		-device "virtio-net-pci,netdev=n0,mac=$(printf '52:54:00:bb:10:%02x' "$i"),romfile="
+	echo "$name" >>"$RUN_DIR/vms"
+}
+
+: >"$RUN_DIR/vms"
+say "$SUITE suite, 1 server + $CLIENTS clients ($ACCEL), in $RUN_DIR"
+vm server 0 1024 "$RUN_DIR/server-initrd.gz" benchboot.role=server \
+	"benchboot.suite=$SUITE" "benchboot.upload=$UPLOAD" \
+	"benchboot.relay=$HOST_IP:$SINK_PORT"
+for i in $(seq 1 "$CLIENTS"); do
+	vm "client$i" "$i" 512 "$IMAGES/initramfs.cpio.gz" benchboot.role=client
+done
+
+# progress: one line, rewritten in place on a terminal, from the server's
+# console: its phase and the agent's latest status.
+progress() {
+	local s log=$RUN_DIR/server.log line
+	s=$(($(date +%s) - T0))
+	line=$(grep -a '^BENCHBOOT-STATUS ' "$log" 2>/dev/null | tail -n 1 |
+		tr -d '\r' | sed 's/^BENCHBOOT-STATUS //')
+	if [ -z "$line" ]; then
+		if grep -aq '^BENCHBOOT-READY' "$log"; then
+			line="server ready, looking for peers"
+		elif grep -aq 'starting the server stack' "$log"; then
+			line="server booted, starting Apache, MariaDB, Postfix"
+		else
+			line="booting $((CLIENTS + 1)) VMs"
+		fi
+	fi
+	[ -n "$RUN_QUIET" ] && return
+	if [ -t 2 ]; then
+		printf '\r\033[K%s' "$(printf '[%3d:%02d] %s' $((s / 60)) \
+			$((s % 60)) "$line" | cut -c1-"${COLUMNS:-80}")" >&2
+	elif [ "$line" != "${LAST_LINE:-}" ]; then
+		# A log, not a terminal: a line per change.
+		printf '[%3d:%02d] %s\n' $((s / 60)) $((s % 60)) "$line" >&2
+	fi
+	LAST_LINE=$line
+}
+
+# Wait for the result, a VM's death, or a stopped role.
+result=
+end=$((T0 + RUN_TIMEOUT))
+while :; do
+	progress
+	result=$(ls "$RUN_DIR"/results/*.json 2>/dev/null | head -n 1)
+	[ -n "$result" ] && break
+	bad=$(grep -al 'BENCHBOOT-STOPPED\|Kernel panic' "$RUN_DIR"/*.log \
+		2>/dev/null | head -n 1)
+	[ -n "$bad" ] && {
+		[ -t 2 ] && printf '\n' >&2
+		grep -a 'BENCHBOOT-\(ERROR\|STOPPED\)\|Kernel panic' "$bad" >&2
+		die "$(basename "$bad" .log) stopped; logs in $RUN_DIR"
+	}
+	for p in $PIDS; do
+		kill -0 "$p" 2>/dev/null || {
+			[ -t 2 ] && printf '\n' >&2
+			die "a helper or VM exited early; logs in $RUN_DIR"
+		}
+	done
+	[ "$(date +%s)" -ge $end ] && {
+		[ -t 2 ] && printf '\n' >&2
+		die "no result after ${RUN_TIMEOUT}s; logs in $RUN_DIR"
+	}
+	sleep 1
+done
+[ -t 2 ] && [ -z "$RUN_QUIET" ] && printf '\n' >&2
+# The controller's result: the collector wrote it by rename, so it is
+# whole.  Keep it beside the run's logs.
+secs=$(($(date +%s) - T0))
+html=${result%.json}.html
+"$BENCHBOOT" report --html "$html" "$result"
+rc=$?
+echo "$result" >"$RUN_DIR/result-path"
+say "done in $((secs / 60)) min $((secs % 60)) s ($ACCEL)"
+say "result: $result"
+[ $rc = 0 ] && [ -s "$html" ] && say "report: $html"
+say "logs:   $RUN_DIR"
+exit $rc
