@@ -94,7 +94,8 @@ $(INITRAMFS): $(LINUX_UNPACKED) $(BUSYBOX) $(BENCHBOOT) $(INITRAMFS_SRCS) \
 # The ISO: grub-mkrescue makes one image that boots as a CD and as a disk,
 # on BIOS (El Torito + MBR) and UEFI (EFI system partition).
 ISO := $(IMAGES)/benchboot-$(ARCH).iso
-# $(call iso_tree,DIR): the file tree both images hold.  The server entry
+# $(call iso_tree,DIR): the file tree both images hold, built in a private
+# directory (several makes may share $(O)).  The server entry
 # also loads the server overlay (image/deps/server.mk), when ARCH has one.
 server_initrd = $(if $(SERVER_OVERLAY),$(1)$(notdir $(SERVER_OVERLAY)))
 iso_tree = rm -rf $(1) && mkdir -p $(1)/boot/grub && \
@@ -102,17 +103,21 @@ iso_tree = rm -rf $(1) && mkdir -p $(1)/boot/grub && \
 	SERVER_INITRD=$(call server_initrd,/boot/) \
 	netboot/menu.sh grub /boot/$(KERNEL_FILE) /boot/initramfs.cpio.gz \
 		>$(1)/boot/grub/grub.cfg
-# Default platforms: the host's i386-pc and x86_64-efi.
-GRUB_MKRESCUE := grub-mkrescue $(if $(GRUB_PLATFORM),-d $(GRUB_LIB)/$(GRUB_PLATFORM))
+# Default platforms: the host's i386-pc and x86_64-efi.  The menus are
+# text on serial and console: no fonts, themes or translations (11 MB).
+GRUB_MKRESCUE := grub-mkrescue --fonts= --themes= --locales= \
+	$(if $(GRUB_PLATFORM),-d $(GRUB_LIB)/$(GRUB_PLATFORM))
 $(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk $(GRUB_TARGET) \
 		$(SERVER_OVERLAY)
 	@echo "  ISO     $@"
-	$(Q)$(call iso_tree,$(BUILD)/iso)
-	$(Q)$(GRUB_MKRESCUE) -o $@.tmp $(BUILD)/iso -- -volid BENCHBOOT \
+	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/iso.XXXXXX) && \
+	trap 'rm -rf $$d' EXIT && \
+	$(call iso_tree,$$d/tree) && \
+	{ $(GRUB_MKRESCUE) -o $$d/out.iso $$d/tree -- -volid BENCHBOOT \
 		>$(BUILD)/iso.log 2>&1 || \
 		{ echo "error: grub-mkrescue failed, see $(BUILD)/iso.log" >&2; \
-		  exit 1; }
-	$(Q)mv $@.tmp $@
+		  exit 1; }; } && \
+	mv $$d/out.iso $@
 	$(Q)$(call image_size,$@)
 
 # The USB stick: the same hybrid image with a FAT32 partition labelled
@@ -122,18 +127,18 @@ USB_RESULTS_MB := 64
 $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 		image/README-results.txt $(GRUB_TARGET) $(SERVER_OVERLAY)
 	@echo "  USB     $@"
-	$(Q)$(call iso_tree,$(BUILD)/usb)
-	$(Q)rm -f $(BUILD)/bbresults.fat
-	$(Q)mkfs.vfat -F 32 -n BBRESULTS -C $(BUILD)/bbresults.fat \
-		$$(($(USB_RESULTS_MB) * 1024)) >/dev/null
-	$(Q)mcopy -i $(BUILD)/bbresults.fat image/README-results.txt ::README.TXT
-	$(Q)$(GRUB_MKRESCUE) -o $@.tmp $(BUILD)/usb -- -volid BENCHBOOT \
-		-append_partition 3 0x0c $(BUILD)/bbresults.fat \
+	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/usb.XXXXXX) && \
+	trap 'rm -rf $$d' EXIT && \
+	$(call iso_tree,$$d/tree) && \
+	mkfs.vfat -F 32 -n BBRESULTS -C $$d/bbresults.fat \
+		$$(($(USB_RESULTS_MB) * 1024)) >/dev/null && \
+	mcopy -i $$d/bbresults.fat image/README-results.txt ::README.TXT && \
+	{ $(GRUB_MKRESCUE) -o $$d/out.img $$d/tree -- -volid BENCHBOOT \
+		-append_partition 3 0x0c $$d/bbresults.fat \
 		>$(BUILD)/usb.log 2>&1 || \
 		{ echo "error: grub-mkrescue failed, see $(BUILD)/usb.log" >&2; \
-		  exit 1; }
-	$(Q)rm -f $(BUILD)/bbresults.fat
-	$(Q)mv $@.tmp $@
+		  exit 1; }; } && \
+	mv $$d/out.img $@
 	$(Q)$(call image_size,$@)
 
 # The netboot tree: pxelinux for BIOS, GRUB's network image for UEFI, an
@@ -143,22 +148,26 @@ NETBOOT_STAMP := $(STAMPS)/netboot
 $(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 		$(GRUB_TARGET) $(SERVER_OVERLAY)
 	@echo "  NETBOOT $(NETBOOT)"
-	$(Q)rm -rf $(NETBOOT) && mkdir -p $(NETBOOT)/pxelinux.cfg
-	$(Q)cp $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) $(NETBOOT)/
-	$(Q)$(if $(NETBOOT_LOADERS),cp $(NETBOOT_LOADERS) $(NETBOOT)/)
-	$(Q)SERVER_INITRD=$(call server_initrd,) \
+	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/netboot.XXXXXX) && \
+	trap 'rm -rf $$d' EXIT && t=$$d/netboot && \
+	mkdir -p $$t/pxelinux.cfg && \
+	cp $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) $$t/ && \
+	$(if $(NETBOOT_LOADERS),cp $(NETBOOT_LOADERS) $$t/ &&) \
+	SERVER_INITRD=$(call server_initrd,) \
 		netboot/menu.sh pxelinux $(KERNEL_FILE) initramfs.cpio.gz \
-		>$(NETBOOT)/pxelinux.cfg/default
-	$(Q)grub-mknetdir --net-directory=$(NETBOOT) --subdir=grub \
+		>$$t/pxelinux.cfg/default && \
+	{ grub-mknetdir --fonts= --themes= --locales= \
+		--net-directory=$$t --subdir=grub \
 		-d $(GRUB_LIB)/$(GRUB_NET_PLATFORM) >$(BUILD)/netboot.log 2>&1 || \
 		{ echo "error: grub-mknetdir failed, see $(BUILD)/netboot.log" >&2; \
-		  exit 1; }
-	$(Q)SERVER_INITRD=$(call server_initrd,/) \
+		  exit 1; }; } && \
+	SERVER_INITRD=$(call server_initrd,/) \
 		netboot/menu.sh grub /$(KERNEL_FILE) /initramfs.cpio.gz \
-		>$(NETBOOT)/grub/grub.cfg
-	$(Q)SERVER_INITRD=$(call server_initrd,) \
+		>$$t/grub/grub.cfg && \
+	SERVER_INITRD=$(call server_initrd,) \
 		netboot/menu.sh ipxe $(KERNEL_FILE) initramfs.cpio.gz \
-		>$(NETBOOT)/boot.ipxe
+		>$$t/boot.ipxe && \
+	rm -rf $(NETBOOT) && mv $$t $(NETBOOT)
 	$(Q)echo "  SIZE    netboot/ $$(du -sk --apparent-size $(NETBOOT) | \
 		cut -f1) KiB"
 	$(Q)mkdir -p $(@D) && touch $@

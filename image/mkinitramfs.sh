@@ -1,8 +1,8 @@
 #!/bin/sh
-# mkinitramfs.sh STAGE OUT BUSYBOX BENCHBOOT KROOT KVER MODLIST: assemble the
-# initramfs in STAGE from initramfs/ (skeleton and /init), BusyBox with a
-# link per applet, benchboot and the listed kernel modules, then write OUT
-# (newc cpio, gzip).  Needs no root: the one device node /init needs before
+# mkinitramfs.sh STAGE OUT BUSYBOX BENCHBOOT KROOT KVER MODLIST: assemble
+# the initramfs in STAGE.XXXXXX (removed afterwards) from initramfs/
+# (skeleton and /init), BusyBox with a link per applet, benchboot and the
+# listed kernel modules, then write OUT (newc cpio, gzip).  Needs no root: the one device node /init needs before
 # devtmpfs is up is written into a second cpio member by hand.
 # Environment: TARGET_RUN runs a target binary on the build host;
 # IMAGE_RELEASE is the one line written to /etc/benchboot-release.
@@ -14,8 +14,10 @@ case $modlist in /*) ;; *) modlist=$PWD/$modlist ;; esac
 # A fixed time stamp: the same inputs give the same archive.
 epoch=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || echo 0)}
 
-rm -rf "$stage"
-mkdir -p "$stage"
+# A private stage: several makes sharing $(O) may build at once.
+mkdir -p "$(dirname "$stage")"
+stage=$(mktemp -d "$stage.XXXXXX")
+trap 'rm -rf "$stage" "$out.tmp.$$"' EXIT
 cp -a "$top/initramfs/." "$stage/"
 cd "$stage"
 mkdir -p bin sbin usr/bin usr/sbin dev proc sys run tmp mnt root results \
@@ -65,5 +67,5 @@ mkdir -p "$(dirname "$out")"
 		cpio --quiet -o -H newc -R 0:0 --reproducible
 	cpio_node dev/console $((0020600)) 5 1
 	cpio_node 'TRAILER!!!' 0 0 0
-} | gzip -9 -n >"$out.tmp"
-mv "$out.tmp" "$out"
+} | gzip -9 -n >"$out.tmp.$$"
+mv "$out.tmp.$$" "$out"
