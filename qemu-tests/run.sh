@@ -99,6 +99,7 @@ ns_spawn() {
 }
 
 ip netns add "$NS" || die "cannot create network namespace $NS"
+echo "$NS" >"$RUN_DIR/netns"
 ip -n "$NS" link set lo up
 ip -n "$NS" link add br0 type bridge || die "cannot create the bridge"
 # mDNS: every port sees every multicast group.
@@ -143,10 +144,12 @@ vm() {
 say "$SUITE suite, 1 server + $CLIENTS clients ($ACCEL), in $RUN_DIR"
 vm server 0 1024 "$RUN_DIR/server-initrd.gz" benchboot.role=server \
 	"benchboot.suite=$SUITE" "benchboot.upload=$UPLOAD" \
-	"benchboot.relay=$HOST_IP:$SINK_PORT"
+	"benchboot.relay=$HOST_IP:$SINK_PORT" "benchboot.peers=$CLIENTS"
 for i in $(seq 1 "$CLIENTS"); do
 	vm "client$i" "$i" 512 "$IMAGES/initramfs.cpio.gz" benchboot.role=client
 done
+
+echo "$PIDS" >"$RUN_DIR/pids"
 
 # progress: one line, rewritten in place on a terminal, from the server's
 # console: its phase and the agent's latest status.

@@ -3,7 +3,7 @@
 # same BusyBox shell), so every rule here is tested without booting.
 
 # Every parameter /init knows; anything else named benchboot.* is an error.
-BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay"
+BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers"
 
 # bb_params_tokens CMDLINE: print CMDLINE's words one a line, the way the
 # kernel splits it (double quotes group a value and are dropped; words after
@@ -88,7 +88,7 @@ bb_params_controller() {
 # last value wins, as in the kernel; other parameters are ignored.
 bb_params_parse() {
 	local tok key val
-	BB_ROLE=client BB_ID= BB_CONTROLLER= BB_SUITE= BB_UPLOAD= BB_RELAY=
+	BB_ROLE=client BB_ID= BB_CONTROLLER= BB_SUITE= BB_UPLOAD= BB_RELAY= BB_PEERS=
 	BB_POWEROFF=0 BB_DEBUG=0 BB_PARAM_ERRORS=0
 	# A here-document, not a pipe: the loop must run in this shell.
 	while IFS= read -r tok; do
@@ -158,6 +158,13 @@ bb_params_parse() {
 				bb_params_err "$tok" "upload must be an" \
 "http://, https:// or file:// URL"
 			fi ;;
+		peers)
+			# The controller: clients to wait for (--peers).
+			case $val in
+			[0-9] | [1-9][0-9] | [1-9][0-9][0-9]) BB_PEERS=$val ;;
+			*) bb_params_err "$tok" "peers must be a number" \
+"0-999" ;;
+			esac ;;
 		relay)
 			# The server's relay.test sink (server-relay HOST:PORT).
 			if bb_params_controller "$val" &&
