@@ -14,13 +14,15 @@ if ! [ -x "$BUSYBOX" ]; then
 fi
 
 # parse CMDLINE: what bb_params_parse makes of CMDLINE, as one line:
-# "rc=N role=.. id=.. controller=.. suite=.. upload=.. poweroff=N debug=N"
+# "rc=N role=.. id=.. controller=.. suite=.. upload=.. poweroff=N debug=N
+# relay=.. peers=.."
 # followed by the error lines.  Runs in BusyBox ash, as on the target.
 parse() {
 	"$BUSYBOX" sh -c '. "$1"; bb_params_parse "$2" >"$3"; rc=$?
 		echo "rc=$rc role=$BB_ROLE id=$BB_ID controller=$BB_CONTROLLER" \
 			"suite=$BB_SUITE upload=$BB_UPLOAD poweroff=$BB_POWEROFF" \
-			"debug=$BB_DEBUG"; cat "$3"' sh "$PARAMS" "$1" "$tmp"
+			"debug=$BB_DEBUG relay=$BB_RELAY peers=$BB_PEERS"
+		cat "$3"' sh "$PARAMS" "$1" "$tmp"
 }
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
@@ -77,6 +79,11 @@ benchboot.upload=/results|rc=1 |'benchboot.upload=/results': upload must be an
 benchboot.suite="a b"|rc=1 |'benchboot.suite=a b': value must not contain spaces
 benchboot.upload=http://x/$(reboot)|rc=1 |value must not contain
 benchboot.role=bogus benchboot.frob=1 benchboot.id=ok|rc=1 role=client id=ok |'benchboot.frob=1': unknown parameter
+benchboot.relay=169.254.0.1:2525 benchboot.peers=4|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay=169.254.0.1:2525 peers=4|-
+benchboot.relay=sink.lab|rc=1 |'benchboot.relay=sink.lab': relay must be HOST:PORT
+benchboot.relay=sink:0|rc=1 |relay must be HOST:PORT
+benchboot.peers=x|rc=1 |'benchboot.peers=x': peers must be a number
+benchboot.peers=1000|rc=1 |peers must be a number
 EOT
 
 # Every error is counted, each on its own line.

@@ -21,7 +21,7 @@ fi
 
 # gone DIR: the run's namespace and every process it started are gone.
 gone() {
-	[ -s "$1/netns" ] && ! ip netns list | grep -qw "$(cat "$1/netns")" &&
+	[ -s "$1/netns" ] && ! ip netns list 2>/dev/null | grep -qw "$(cat "$1/netns")" &&
 		for p in $(cat "$1/pids"); do
 			! kill -0 "$p" 2>/dev/null || return 1
 		done
