@@ -227,6 +227,7 @@ cJSON *agent_hostinfo(const char *id, const char *role)
 	cJSON_AddNumberToObject(o, "mem_kb", (double)memkb);
 	cJSON_AddStringToObject(o, "kernel", line);
 	cJSON_AddStringToObject(o, "image", version_string());
+	cJSON_AddItemToObject(o, "deps", version_to_json());
 	if (agent_read_small("/etc/benchboot-release", line, sizeof(line)) == 0)
 		cJSON_AddStringToObject(o, "image_release", line);
 	agent_server_versions(o);

@@ -61,6 +61,26 @@ void version_print(FILE *out)
 			p->version);
 }
 
+cJSON *version_to_json(void)
+{
+	cJSON *o = cJSON_CreateObject();
+	const struct pin *p;
+	char buf[64], val[160];
+
+	if (!o)
+		return NULL;
+	for (p = pins; p->name; p++) {
+		snprintf(val, sizeof(val), "%s (Debian %s %s)",
+			 upstream_of(p, buf, sizeof(buf)), p->package,
+			 p->version);
+		if (!cJSON_AddStringToObject(o, p->name, val)) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
 int version_main(int argc, char **argv)
 {
 	version_print(stdout);

@@ -12,6 +12,11 @@ const char *version_string(void);
  * to out. */
 void version_print(FILE *out);
 
+/* The same list as a new JSON object, one member per input: name ->
+ * "upstream (Debian package version)"; for result documents.  Caller owns
+ * it; NULL when out of memory. */
+struct cJSON *version_to_json(void);
+
 /* `benchboot version`: prints version_print() to stdout; returns 0. */
 int version_main(int argc, char **argv);
 
