@@ -289,10 +289,9 @@ static int collect_read_full(int fd, char *buf, size_t len)
 static int collect_store(const struct collect_srv *s, const char *id,
 			 const char *data, size_t len, int *existed)
 {
-	char tmp[PATH_MAX], dst[PATH_MAX];
+	char dst[PATH_MAX], name[NAME_MAX + 1];
 	struct stat st;
-	size_t off = 0;
-	int fd, rc = 0;
+	int fd;
 
 	snprintf(dst, sizeof(dst), "%s/%s.json", s->dir, id);
 	*existed = 0;
@@ -311,37 +310,8 @@ static int collect_store(const struct collect_srv *s, const char *id,
 		*existed = 1;
 		return same ? 0 : -EEXIST;
 	}
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", s->dir, id);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : -EIO;
-			break;
-		}
-		off += (size_t)n;
-	}
-	if (rc == 0 && fsync(fd) != 0)
-		rc = -errno;
-	if (close(fd) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, dst) != 0)
-		rc = -errno;
-	if (rc != 0) {
-		unlink(tmp);
-		return rc;
-	}
-	fd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	return 0;
+	snprintf(name, sizeof(name), "%s.json", id);
+	return util_write_atomic(s->dir, name, data, len);
 }
 
 static void collect_list(const struct collect_srv *s, int fd)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "spool.h"
+#include "util.h"
 
 static int spool_mkdirs(const char *path)
 {
@@ -35,53 +36,6 @@ static int spool_mkdirs(const char *path)
 	return 0;
 }
 
-static void spool_fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
-/* Writes data to dir/name atomically.  Returns 0 or -errno. */
-static int spool_write_atomic(const char *dir, const char *name,
-			      const char *data, size_t len)
-{
-	char tmp[PATH_MAX], dst[PATH_MAX];
-	size_t off = 0;
-	int fd, rc = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", dir, name, (int)getpid());
-	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : -EIO;
-			break;
-		}
-		off += (size_t)n;
-	}
-	if (rc == 0 && fsync(fd) != 0)
-		rc = -errno;
-	if (close(fd) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, dst) != 0)
-		rc = -errno;
-	if (rc != 0)
-		unlink(tmp);
-	else
-		spool_fsync_dir(dir);
-	return rc;
-}
-
 int spool_put(const char *dir, const char *id, const char *doc, size_t len,
 	      int queue, char *err, size_t errlen)
 {
@@ -99,7 +53,7 @@ int spool_put(const char *dir, const char *id, const char *doc, size_t len,
 		snprintf(err, errlen, "spool %s: %s", dir, strerror(-rc));
 		return rc;
 	}
-	rc = spool_write_atomic(res, name, doc, len);
+	rc = util_write_atomic(res, name, doc, len);
 	if (rc != 0) {
 		snprintf(err, errlen, "%s/%s: %s", res, name, strerror(-rc));
 		return rc;
@@ -113,7 +67,7 @@ int spool_put(const char *dir, const char *id, const char *doc, size_t len,
 		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
 		return rc;
 	}
-	spool_fsync_dir(pend);
+	util_fsync_dir(pend);
 	return 0;
 }
 
@@ -183,7 +137,7 @@ int spool_upload(const char *url, const char *token, const char *id,
 		snprintf(name, sizeof(name), "%s.json", id);
 		rc = spool_mkdirs(url + 7);
 		if (rc == 0)
-			rc = spool_write_atomic(url + 7, name, data, len);
+			rc = util_write_atomic(url + 7, name, data, len);
 		if (rc != 0)
 			snprintf(err, errlen, "%s/%s: %s", url + 7, name,
 				 strerror(-rc));
@@ -310,7 +264,7 @@ int spool_flush(const char *dir, const char *url, const char *token,
 				 errlen) == 0) {
 			unlink(path);
 			snprintf(path, sizeof(path), "%s/pending", dir);
-			spool_fsync_dir(path);
+			util_fsync_dir(path);
 		} else {
 			left++;
 		}

@@ -1,11 +1,14 @@
 /* util.c: clocks, unit-aware option parsing and error messages. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -95,4 +98,55 @@ int util_err(const char *cmd, int err, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return err ? -err : -EINVAL;
+}
+
+void util_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+int util_write_atomic(const char *dir, const char *name, const void *data,
+		      size_t len)
+{
+	char tmp[PATH_MAX], dst[PATH_MAX];
+	const char *p = data;
+	size_t off = 0;
+	int fd, rc = 0;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.tmp.%d", dir, name,
+			     (int)getpid()) >= sizeof(tmp) ||
+	    (size_t)snprintf(dst, sizeof(dst), "%s/%s", dir, name) >=
+		    sizeof(dst))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (off < len) {
+		ssize_t n = write(fd, p + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -errno : -EIO;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (rc == 0 && fsync(fd) != 0)
+		rc = -errno;
+	if (close(fd) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, dst) != 0)
+		rc = -errno;
+	if (rc != 0) {
+		unlink(tmp);
+		return rc;
+	}
+	util_fsync_dir(dir);
+	return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef BB_UTIL_H
 #define BB_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
@@ -18,6 +19,17 @@ int util_parse_duration(const char *s, uint64_t *out);
 /* Parses an unsigned integer with an optional k/M/G suffix (powers of
  * 1000) within [min, max].  Returns 0, -EINVAL or -ERANGE. */
 int util_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Writes len bytes of data to dir/name atomically: a temporary file in dir
+ * (".name.tmp.PID"), fsync, rename over name, fsync of dir; so readers
+ * (and a crash) see the old file or the whole new one, never a part.
+ * Returns 0 or a negative errno; on failure nothing is left behind. */
+int util_write_atomic(const char *dir, const char *name, const void *data,
+		      size_t len);
+
+/* fsync()s a directory so a rename or unlink in it is durable; errors are
+ * ignored (not every file system supports it). */
+void util_fsync_dir(const char *dir);
 
 /* Prints "benchboot CMD: message\n" to stderr.  err is a positive errno
  * (0 means EINVAL); returns its negation, for `return util_err(...)`. */

@@ -1,6 +1,10 @@
 /* test_util.c: option-value parsing (durations, counts with suffixes). */
 #include <errno.h>
+#include <dirent.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "util.h"
@@ -35,6 +39,48 @@ static const struct {
 	{ "99999999999999G", 0, UINT64_MAX, -ERANGE, 0 },
 };
 
+/* Number of entries in dir besides . and .. (leftover temporary files). */
+static int dir_entries(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	while (d && (de = readdir(d)))
+		n += strcmp(de->d_name, ".") != 0 &&
+		     strcmp(de->d_name, "..") != 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void atomic_cases(void)
+{
+	char dir[] = "/tmp/test_util.XXXXXX", path[64], buf[32] = "";
+	FILE *f;
+
+	if (!tap_ok(mkdtemp(dir) != NULL, "mkdtemp"))
+		return;
+	TAP_EQ_INT(util_write_atomic(dir, "r.json", "first", 5), 0,
+		   "write_atomic creates the file");
+	TAP_EQ_INT(util_write_atomic(dir, "r.json", "second!", 7), 0,
+		   "write_atomic replaces it");
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	f = fopen(path, "r");
+	if (f) {
+		buf[fread(buf, 1, sizeof(buf) - 1, f)] = 0;
+		fclose(f);
+	}
+	TAP_EQ_STR(buf, "second!", "the file holds the whole new content");
+	TAP_EQ_INT(dir_entries(dir), 1, "no temporary file is left behind");
+	snprintf(path, sizeof(path), "%s/missing", dir);
+	TAP_EQ_INT(util_write_atomic(path, "r.json", "x", 1), -ENOENT,
+		   "a missing directory gives -ENOENT");
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	size_t i;
@@ -58,5 +104,6 @@ int main(void)
 		       (unsigned long long)counts[i].min,
 		       (unsigned long long)counts[i].max, counts[i].rc);
 	}
+	atomic_cases();
 	return tap_done();
 }
