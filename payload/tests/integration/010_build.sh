@@ -15,11 +15,20 @@ esac
 
 ver=$($TARGET_RUN "$BENCHBOOT" --version)
 check_eq "--version exits 0" "$?" 0
+case $ARCH in
+x86_64) deb_arch=amd64 ;;
+ppc64le) deb_arch=ppc64el ;;
+*) deb_arch=$ARCH ;;
+esac
 for mk in image/deps/*.mk; do
 	name=${mk##*/}
 	name=${name%.mk}
 	[ "$name" = common ] && continue
-	pinned=$(sed -n "s/^${name}_VERSION := //p" "$mk")
+	# A binary pin is per Debian architecture ("# pin begin amd64:"):
+	# only this ARCH's block, or an untagged one, counts.
+	pinned=$(awk -v v="${name}_VERSION" -v a="$deb_arch:" '
+		/^# pin begin/ { tag = ($4 ~ /:$/) ? $4 : "" }
+		$1 == v && $2 == ":=" && (tag == "" || tag == a) { print $3 }' "$mk")
 	if echo "$ver" | grep -qF -- " $pinned"; then
 		ok "--version lists $name $pinned"
 	else
