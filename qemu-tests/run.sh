@@ -150,6 +150,11 @@ for i in $(seq 1 "$CLIENTS"); do
 done
 
 echo "$PIDS" >"$RUN_DIR/pids"
+# The terminal's width: the progress line must not wrap, or \r cannot
+# rewrite it.
+COLS=$(stty size 2>/dev/null </dev/tty | cut -d' ' -f2)
+case $COLS in '' | *[!0-9]* | 0) COLS=80 ;; esac
+COLS=$((COLS - 1))
 
 # progress: one line, rewritten in place on a terminal, from the server's
 # console: its phase and the agent's latest status.
@@ -170,7 +175,7 @@ progress() {
 	[ -n "$RUN_QUIET" ] && return
 	if [ -t 2 ]; then
 		printf '\r\033[K%s' "$(printf '[%3d:%02d] %s' $((s / 60)) \
-			$((s % 60)) "$line" | cut -c1-"${COLUMNS:-80}")" >&2
+			$((s % 60)) "$line" | cut -c1-"$COLS")" >&2
 	elif [ "$line" != "${LAST_LINE:-}" ]; then
 		# A log, not a terminal: a line per change.
 		printf '[%3d:%02d] %s\n' $((s / 60)) $((s % 60)) "$line" >&2
