@@ -21,7 +21,8 @@ fi
 
 # gone DIR: the run's namespace and every process it started are gone.
 gone() {
-	[ -s "$1/netns" ] && ! ip netns list 2>/dev/null | grep -qw "$(cat "$1/netns")" &&
+	[ -s "$1/netns" ] &&
+		! ip netns list 2>/dev/null | grep -qw "$(cat "$1/netns")" &&
 		for p in $(cat "$1/pids"); do
 			! kill -0 "$p" 2>/dev/null || return 1
 		done
@@ -82,7 +83,8 @@ for sw in http-static/c8:http http-tree/c8:http http-cgi/c4:http \
 done
 check_eq "steps: exactly the smoke suite's" \
 	"$(jq -r '[.steps[].name] | join(" ")' "$R")" \
-	"http-static/c8 http-tree/c8 http-cgi/c4 sql-ops sql-mix/c4 smtp-in/c4 smtp-relay/c4 combined/c8"
+	"http-static/c8 http-tree/c8 http-cgi/c4 sql-ops sql-mix/c4 smtp-in/c4 \
+smtp-relay/c4 combined/c8"
 
 # Merged histogram count = the sum of the clients' records' counts, for
 # every repeat and workload (TSV: step workload merged sum nrecords).
