@@ -6,7 +6,7 @@
 # leaves it; the screenshot stays in $O/test-logs/).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
-BB=$BENCHBOOT
+BB="${TARGET_RUN:+$TARGET_RUN }$BENCHBOOT"
 FIX=$(cd "$(dirname "$0")/../fixtures/results" && pwd)
 A=$FIX/run-a.json
 B=$FIX/run-b.json
