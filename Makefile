@@ -88,6 +88,8 @@ TEST_PACKAGES += postfix sysbench
 TEST_PACKAGES += jq busybox libcjson-dev
 # benchboot report test: the HTML page loaded in headless Chromium.
 TEST_PACKAGES += chromium
+# make run without root (RUN_NET=vde) and its test 121_run_vde.
+TEST_PACKAGES += vde2
 TEST_DEPS_STAMP := $(O)/.test-deps
 $(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
 	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))

@@ -11,7 +11,8 @@
 # $O/run/DATE), RUN_TIMEOUT (seconds without a result; default 1800,
 # extended while the controller says how long the suite has left),
 # QT_ACCEL (kvm|tcg; by default qemu-tests/lib.sh's probe decides),
-# RUN_QUIET=1 (no progress line, for CI logs).
+# RUN_QUIET=1 (no progress line, for CI logs), RUN_NET=netns|vde (the
+# LAN; default netns as root, vde otherwise).
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 O=${O:-$TOP/out}
@@ -24,15 +25,22 @@ RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 RUN_DIR=${RUN_DIR:-$O/run/$(date -u +%Y%m%d-%H%M%S)}
 RUN_QUIET=${RUN_QUIET:-}
 
-# The LAN: a bridge in a private network namespace; each VM's tap device
-# is created in it (QEMU runs inside the namespace), and the host side is
-# the bridge's own address, outside the range zcip picks link-local
-# addresses from (169.254.1.0 - 169.254.254.255), so no VM can claim it.
+# The LAN, as root (RUN_NET=netns): a bridge in a private network
+# namespace; each VM's tap device is created in it (QEMU runs inside the
+# namespace), and the host side is the bridge's own address, outside the
+# range zcip picks link-local addresses from (169.254.1.0 -
+# 169.254.254.255), so no VM can claim it.  Without root (RUN_NET=vde): a
+# user's VDE switch, with slirpvde as its host side: DHCP in 10.0.2.0/24
+# and 10.0.2.2 = the host's 127.0.0.1 (docs/run.md).
 NS=bbrun$$
 HOST_IP=169.254.0.1
+LISTEN_IP=$HOST_IP
 COLLECT_PORT=8080
 SINK_PORT=2525
 PIDS=
+if [ -z "${RUN_NET:-}" ]; then
+	if [ "$(id -u)" = 0 ]; then RUN_NET=netns; else RUN_NET=vde; fi
+fi
 T0=$(date +%s)
 
 say() { printf '%s\n' "run: $*" >&2; }
@@ -55,8 +63,18 @@ case $SUITE in
 esac
 [ -r "$TOP/configs/suite/$SUITE.suite" ] ||
 	die "SUITE=$SUITE: no configs/suite/$SUITE.suite"
-[ "$(id -u)" = 0 ] || die "needs root: the VMs' LAN is a bridge with tap" \
-	"devices in a private network namespace (run: sudo make run)"
+case $RUN_NET in
+netns)
+	[ "$(id -u)" = 0 ] || die "RUN_NET=netns needs root: the VMs' LAN" \
+		"is a bridge with tap devices in a private network namespace" \
+		"(run: sudo make run, or RUN_NET=vde with vde2 installed)" ;;
+vde)
+	for c in vde_switch slirpvde; do
+		command -v $c >/dev/null || die "RUN_NET=vde: $c missing" \
+			"(apt-get install vde2), or run as root (RUN_NET=netns)"
+	done ;;
+*) die "RUN_NET=$RUN_NET: expected netns or vde" ;;
+esac
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
 
 mkdir -p "$RUN_DIR/results" "$RUN_DIR/sink" || die "cannot create $RUN_DIR"
@@ -88,39 +106,88 @@ cleanup() {
 		kill -9 "$p" 2>/dev/null
 	done
 	# Deleting the namespace removes the bridge and the taps with it.
-	ip netns del "$NS" 2>/dev/null
+	[ "$RUN_NET" = netns ] && ip netns del "$NS" 2>/dev/null
+	return 0
 }
 trap cleanup EXIT
 trap 'say "interrupted; stopping everything"; exit 130' INT TERM
 
-# ns_spawn LOG CMD...: CMD in the namespace, in the background.
+# ns_spawn LOG CMD...: CMD on the LAN's host side (in the namespace), in
+# the background.
 ns_spawn() {
 	local log=$1
 	shift
-	ip netns exec "$NS" "$@" >"$log" 2>&1 </dev/null &
+	if [ "$RUN_NET" = netns ]; then
+		ip netns exec "$NS" "$@" >"$log" 2>&1 </dev/null &
+	else
+		"$@" >"$log" 2>&1 </dev/null &
+	fi
 	PIDS="$PIDS $!"
 }
 
-ip netns add "$NS" || die "cannot create network namespace $NS"
-echo "$NS" >"$RUN_DIR/netns"
-ip -n "$NS" link set lo up
-ip -n "$NS" link add br0 type bridge || die "cannot create the bridge"
-# mDNS: every port sees every multicast group.
-ip -n "$NS" link set br0 type bridge mcast_snooping 0 2>/dev/null
-ip -n "$NS" addr add "$HOST_IP/16" dev br0
-ip -n "$NS" link set br0 up
-for i in $(seq 0 "$CLIENTS"); do
-	ip -n "$NS" tuntap add dev "tap$i" mode tap ||
-		die "cannot create tap$i (is /dev/net/tun there?)"
-	ip -n "$NS" link set "tap$i" master br0 up
-done
+# free_port: a TCP port free on the host's 127.0.0.1 (vde mode).
+free_port() {
+	local p
+	while :; do
+		p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return; }
+	done
+}
+
+# net_vde: the switch (its own process, not a daemon, so its PID is ours
+# to kill; its console reads the never-ending pipe of a sleep), and
+# slirpvde on it.  The collector and the sink listen on 127.0.0.1.
+net_vde() {
+	local n=0
+	mkfifo "$RUN_DIR/vde.in" || return 1
+	sleep 100000 >"$RUN_DIR/vde.in" &
+	PIDS="$PIDS $!"
+	vde_switch -s "$RUN_DIR/vde" <"$RUN_DIR/vde.in" \
+		>"$RUN_DIR/vde_switch.log" 2>&1 &
+	PIDS="$PIDS $!"
+	while [ ! -S "$RUN_DIR/vde/ctl" ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -S "$RUN_DIR/vde/ctl" ] || return 1
+	slirpvde -s "$RUN_DIR/vde" -D >"$RUN_DIR/slirpvde.log" 2>&1 </dev/null &
+	PIDS="$PIDS $!"
+	HOST_IP=10.0.2.2 LISTEN_IP=127.0.0.1
+	COLLECT_PORT=$(free_port)
+	SINK_PORT=$(free_port)
+	while [ "$SINK_PORT" = "$COLLECT_PORT" ]; do SINK_PORT=$(free_port); done
+}
+
+# net_netns: the namespace, its bridge and a tap per VM (root).
+net_netns() {
+	ip netns add "$NS" || return 1
+	echo "$NS" >"$RUN_DIR/netns"
+	ip -n "$NS" link set lo up
+	ip -n "$NS" link add br0 type bridge || return 1
+	# mDNS: every port sees every multicast group.
+	ip -n "$NS" link set br0 type bridge mcast_snooping 0 2>/dev/null
+	ip -n "$NS" addr add "$HOST_IP/16" dev br0
+	ip -n "$NS" link set br0 up
+	for i in $(seq 0 "$CLIENTS"); do
+		ip -n "$NS" tuntap add dev "tap$i" mode tap || return 1
+		ip -n "$NS" link set "tap$i" master br0 up
+	done
+}
+
+echo "$RUN_NET" >"$RUN_DIR/net"
+if [ "$RUN_NET" = vde ]; then
+	net_vde || die "cannot start the VDE switch (logs in $RUN_DIR)"
+else
+	net_netns || die "cannot set up the namespace $NS, its bridge and" \
+		"taps (is /dev/net/tun there?)"
+fi
 
 # The host side: the collector, and the smtp-sink the server relays
 # relay.test to (see docs/run.md).
 ns_spawn "$RUN_DIR/collect.log" "$BENCHBOOT" collect \
-	--dir "$RUN_DIR/results" --listen "$HOST_IP:$COLLECT_PORT"
+	--dir "$RUN_DIR/results" --listen "$LISTEN_IP:$COLLECT_PORT"
 ns_spawn "$RUN_DIR/sink.log" "$BENCHBOOT" smtp-sink \
-	--store "$RUN_DIR/sink" "$HOST_IP:$SINK_PORT"
+	--store "$RUN_DIR/sink" "$LISTEN_IP:$SINK_PORT"
 
 ACCEL=$(accel)
 UPLOAD=http://$HOST_IP:$COLLECT_PORT/results/
@@ -133,13 +200,18 @@ vm() {
 	local name=$1 i=$2 mem=$3 initrd=$4 mac
 	shift 4
 	mac=$(printf '52:54:00:bb:10:%02x' "$i")
+	if [ "$RUN_NET" = netns ]; then
+		NETDEV="-netdev tap,id=n0,ifname=tap$i,script=no,downscript=no"
+	else
+		NETDEV="-netdev vde,id=n0,sock=$RUN_DIR/vde"
+	fi
 	: >"$RUN_DIR/$name.log"
 	ns_spawn "$RUN_DIR/$name.qemu.log" qemu-system-x86_64 -accel "$ACCEL" \
 		-m "$mem" -smp 1 -display none -no-reboot -monitor none \
 		-serial "file:$RUN_DIR/$name.log" \
 		-kernel "$IMAGES/vmlinuz" -initrd "$initrd" \
 		-append "console=ttyS0,115200 $*" \
-		-netdev "tap,id=n0,ifname=tap$i,script=no,downscript=no" \
+		$NETDEV \
 		-device "virtio-net-pci,netdev=n0,mac=$mac,romfile="
 	echo "$name" >>"$RUN_DIR/vms"
 }
