@@ -1,7 +1,7 @@
 #!/bin/sh
 # 610_agent_chain.sh: the whole chain in network namespaces on one host:
-# a server agent (nginx, busybox httpd CGI, MariaDB and smtp-sink beside
-# it when those workloads exist), two
+# a server agent (nginx, busybox httpd CGI, MariaDB, and Postfix relaying
+# to a smtp-sink beside it when those workloads exist), two
 # client agents and a controller find each other (--controller), sync
 # clocks, run the chain suite with the real http/smtp workloads, merge,
 # write the result, upload it to `benchboot collect`; then checks the
@@ -9,6 +9,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"
+. "$(dirname "$0")/../lib/postfix.sh"
 BB=$BENCHBOOT
 # Cross-built (ARCH=ppc64le): an agent runs its workloads by exec'ing
 # /proc/self/exe, which qemu-user cannot follow without binfmt_misc, and
@@ -22,7 +23,7 @@ fi
 SUITES=$(cd "$(dirname "$0")/suites" && pwd)
 jqt() { jq -e "$@" >/dev/null; }
 
-cleanup() { netns_cleanup; servers_stop; }
+cleanup() { postfix_stop; netns_cleanup; servers_stop; }
 trap cleanup EXIT
 
 if ! netns_available; then
@@ -48,8 +49,16 @@ if $BB help | grep -q '^  sql '; then
 	check "MariaDB on 10.77.0.1:3306" netns_mariadb srv 10.77.0.1 \
 		"$RUN_DIR/mariadb"
 fi
+# Postfix on :25 takes local.test into a maildir and relays relay.test to
+# a benchboot smtp-sink on :2525 (the image's server stack, in miniature).
 if $BB help | grep -q '^  smtp-sink '; then
-	netns_spawn srv "$RUN_DIR/sink.log" $BB smtp-sink --json 10.77.0.1:25
+	mkdir -p "$RUN_DIR/sunk"
+	netns_spawn srv "$RUN_DIR/sink.log" $BB smtp-sink --json \
+		--store "$RUN_DIR/sunk" 10.77.0.1:2525
+	PF_ADDR=10.77.0.1 PF_PORT=25 PF_SINK_ADDR=10.77.0.1
+	PF_EXEC="ip netns exec ${NETNS_P}srv"
+	check "Postfix on 10.77.0.1:25 relaying to smtp-sink :2525" \
+		postfix_start 2525
 fi
 
 # The collector, with a token.
@@ -164,8 +173,19 @@ else
 		test("no client has the .sql. workload")' "$res"
 fi
 if $BB help | grep -q '^  smtp-sink '; then
-	check "smtp-in step complete against smtp-sink" jqt '.steps[] |
-		select(.name == "smtp-in/c2") | .complete_repeats == 1' "$res"
+	mails() { jq ".steps[] | select(.name == \"$1\") |
+		.repeats[0].merged.smtp.counters.mails" "$res"; }
+	check "smtp-in and smtp-relay steps complete against Postfix" \
+		jqt '[.steps[] | select(.name == "smtp-in/c2" or
+		.name == "smtp-relay/c2") | .complete_repeats] == [1, 1]' "$res"
+	in=$(mails smtp-in/c2) relayed=$(mails smtp-relay/c2)
+	check "mails accepted in both steps ($in, $relayed)" \
+		test "${in:-0}" -gt 0 -a "${relayed:-0}" -gt 0
+	wait_for 30 postfix_queue_empty
+	check_eq "Postfix delivered into the maildir what clients counted" \
+		"$(postfix_delivered)" "$in"
+	check_eq "Postfix relayed to the sink what clients counted" \
+		"$(find "$RUN_DIR/sunk" -type f | wc -l)" "$relayed"
 fi
 # Series from the server's sampler and probe, inside the step window.
 if $BB help | grep -q '^  sample '; then

@@ -7,9 +7,13 @@
 # part), relays *@relay.test to 127.0.0.1:SINK_PORT, answers RCPT for
 # *@defer.test with 450 and *@reject.test with 554, and refuses to relay
 # anything else (554).  Sets PF_DIR and PF_PORT; postfix_stop ends it.
+# Elsewhere than loopback (the agent chain's network namespaces): set
+# PF_ADDR (listen address), PF_PORT, PF_SINK_ADDR (where relay.test goes)
+# and PF_EXEC (a command prefix, e.g. "ip netns exec NS") first.
 postfix_start() {
 	PF_DIR=$RUN_DIR/postfix
-	PF_PORT=$(free_port)
+	: "${PF_ADDR:=127.0.0.1}" "${PF_SINK_ADDR:=127.0.0.1}" "${PF_EXEC:=}"
+	[ -n "${PF_PORT:-}" ] || PF_PORT=$(free_port)
 	mkdir -p "$PF_DIR/etc" "$PF_DIR/queue" "$PF_DIR/data" "$PF_DIR/mail"
 	# Postfix's daemons run as postfix and nobody: they must get in.
 	chmod 755 "$RUN_DIR"
@@ -26,7 +30,7 @@ myhostname = mx.bench.test
 mydomain = bench.test
 myorigin = bench.test
 mydestination =
-inet_interfaces = 127.0.0.1
+inet_interfaces = $PF_ADDR
 inet_protocols = ipv4
 mynetworks = 127.0.0.0/8
 smtpd_relay_restrictions = reject_unauth_destination
@@ -39,7 +43,7 @@ virtual_uid_maps = static:65534
 virtual_gid_maps = static:65534
 virtual_minimum_uid = 100
 relay_domains = relay.test, defer.test, reject.test
-transport_maps = inline:{ {relay.test=smtp:[127.0.0.1]:$1} }
+transport_maps = inline:{ {relay.test=smtp:[$PF_SINK_ADDR]:$1} }
 alias_maps =
 alias_database =
 local_recipient_maps =
@@ -57,7 +61,7 @@ smtpd_soft_error_limit = 100000
 smtpd_hard_error_limit = 100000
 CF
 	cat >"$PF_DIR/etc/master.cf" <<CF
-127.0.0.1:$PF_PORT inet n - n - - smtpd
+$PF_ADDR:$PF_PORT inet n - n - - smtpd
 pickup    unix  n       -       n       60      1       pickup
 cleanup   unix  n       -       n       -       0       cleanup
 qmgr      unix  n       -       n       300     1       qmgr
@@ -81,9 +85,9 @@ scache    unix  -       -       n       -       1       scache
 postlog   unix-dgram n  -       n       -       1       postlogd
 CF
 	postfix -c "$PF_DIR/etc" check >"$PF_DIR/check.log" 2>&1
-	postfix -c "$PF_DIR/etc" start-fg >"$PF_DIR/start.log" 2>&1 &
+	$PF_EXEC postfix -c "$PF_DIR/etc" start-fg >"$PF_DIR/start.log" 2>&1 &
 	SERVER_PIDS="$SERVER_PIDS $!"
-	wait_for 30 sh -c "ss -Htln 'sport = :$PF_PORT' | grep -q ." || {
+	wait_for 30 $PF_EXEC sh -c "ss -Htln 'sport = :$PF_PORT' | grep -q ." || {
 		echo "# postfix did not start:"
 		cat "$PF_DIR/check.log" "$PF_DIR/start.log" "$PF_DIR/maillog" \
 			2>/dev/null | tail -20 | sed 's/^/#   /'
