@@ -127,9 +127,13 @@ ns_spawn() {
 
 # free_port: a TCP port free on the host's 127.0.0.1 (vde mode).
 free_port() {
-	local p
+	local p _lo
 	while :; do
-		p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+		# Below the ephemeral range: a load test's client sockets hold
+		# ports there, and a listener cannot bind one of those.
+		_lo=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
+		[ "${_lo:-0}" -gt 11000 ] 2>/dev/null || _lo=32768
+		p=$((10000 + $(od -An -N2 -tu2 /dev/urandom) % (_lo - 10000)))
 		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return; }
 	done
 }

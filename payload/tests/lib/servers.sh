@@ -9,10 +9,15 @@ RUN_DIR=$(cd "$RUN_DIR" && pwd)
 chmod 755 "$RUN_DIR"
 SERVER_PIDS=
 
-# free_port: prints a TCP port nothing listens on (random, 20000-59999).
+# free_port: prints a TCP port nothing listens on (random, 10000 up to
+# the ephemeral range).
 free_port() {
 	while :; do
-		p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+		# Below the ephemeral range: a load test's client sockets hold
+		# ports there, and a listener cannot bind one of those.
+		_lo=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
+		[ "${_lo:-0}" -gt 11000 ] 2>/dev/null || _lo=32768
+		p=$((10000 + $(od -An -N2 -tu2 /dev/urandom) % (_lo - 10000)))
 		ss -Htln "sport = :$p" | grep -q . || { echo "$p"; return; }
 	done
 }
