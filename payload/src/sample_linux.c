@@ -193,28 +193,25 @@ bad:
 	return 0;
 }
 
-/* proc/meminfo: "Key:   value kB" lines. */
-static int os_read_meminfo(struct sample_os *os, struct sample_raw *r,
-			   char *err, size_t errlen)
+/* A "key value" line of a /proc file and the sample_raw field it fills. */
+struct os_key {
+	const char *key;
+	size_t off;
+};
+
+/* Fills r's fields from the lines of os->buf (the file path, for messages)
+ * that start with one of keys[0..n-1]; every key must be present.  Returns
+ * 0 or -EINVAL with a message naming the file and the line or key. */
+static int os_parse_keyed(struct sample_os *os, const char *path,
+			  const struct os_key *keys, size_t n,
+			  struct sample_raw *r, char *err, size_t errlen)
 {
-	static const struct { const char *key; size_t off; } keys[] = {
-		{ "MemTotal:", offsetof(struct sample_raw, mem_total_kb) },
-		{ "MemFree:", offsetof(struct sample_raw, mem_free_kb) },
-		{ "Buffers:", offsetof(struct sample_raw, mem_buffers_kb) },
-		{ "Cached:", offsetof(struct sample_raw, mem_cached_kb) },
-		{ "SwapTotal:", offsetof(struct sample_raw, swap_total_kb) },
-		{ "SwapFree:", offsetof(struct sample_raw, swap_free_kb) },
-	};
 	unsigned seen = 0;
 	const char *p;
-	size_t len, i;
-	int rc;
+	size_t i;
 
-	rc = os_slurp(os, "proc/meminfo", &len, err, errlen);
-	if (rc != 0)
-		return rc;
 	for (p = os->buf; p && *p; p = os_next_line(p)) {
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		for (i = 0; i < n; i++) {
 			size_t kl = strlen(keys[i].key);
 			const char *q = p + kl;
 
@@ -223,36 +220,55 @@ static int os_read_meminfo(struct sample_os *os, struct sample_raw *r,
 			if (os_u64(&q, (uint64_t *)((char *)r +
 						    keys[i].off)) != 0)
 				return os_fail(err, errlen, -EINVAL,
-					       "%s/proc/meminfo line %d: "
-					       "cannot parse '%.40s'",
-					       os->root,
+					       "%s/%s line %d: cannot parse "
+					       "'%.40s'", os->root, path,
 					       os_lineno(os->buf, p), p);
 			seen |= 1u << i;
 		}
 	}
-	if (seen != (1u << i) - 1) {
+	if (seen != (1u << n) - 1) {
 		for (i = 0; seen & (1u << i); i++)
 			;
-		return os_fail(err, errlen, -EINVAL, "%s/proc/meminfo: no "
-			       "%s line", os->root, keys[i].key);
+		return os_fail(err, errlen, -EINVAL, "%s/%s: no '%s' line",
+			       os->root, path, keys[i].key);
 	}
 	return 0;
+}
+
+/* proc/meminfo: "Key:   value kB" lines. */
+static int os_read_meminfo(struct sample_os *os, struct sample_raw *r,
+			   char *err, size_t errlen)
+{
+	static const struct os_key keys[] = {
+		{ "MemTotal:", offsetof(struct sample_raw, mem_total_kb) },
+		{ "MemFree:", offsetof(struct sample_raw, mem_free_kb) },
+		{ "Buffers:", offsetof(struct sample_raw, mem_buffers_kb) },
+		{ "Cached:", offsetof(struct sample_raw, mem_cached_kb) },
+		{ "SwapTotal:", offsetof(struct sample_raw, swap_total_kb) },
+		{ "SwapFree:", offsetof(struct sample_raw, swap_free_kb) },
+	};
+	size_t len;
+	int rc;
+
+	rc = os_slurp(os, "proc/meminfo", &len, err, errlen);
+	if (rc != 0)
+		return rc;
+	return os_parse_keyed(os, "proc/meminfo", keys,
+			      sizeof(keys) / sizeof(keys[0]), r, err, errlen);
 }
 
 /* proc/vmstat (2.6+): "name value" lines. */
 static int os_read_vmstat(struct sample_os *os, struct sample_raw *r,
 			  char *err, size_t errlen)
 {
-	static const struct { const char *key; size_t off; } keys[] = {
+	static const struct os_key keys[] = {
 		{ "nr_free_pages ", offsetof(struct sample_raw, free_pages) },
 		{ "pgpgin ", offsetof(struct sample_raw, pgpgin_kb) },
 		{ "pgpgout ", offsetof(struct sample_raw, pgpgout_kb) },
 		{ "pswpin ", offsetof(struct sample_raw, pswpin) },
 		{ "pswpout ", offsetof(struct sample_raw, pswpout) },
 	};
-	unsigned seen = 0;
-	const char *p;
-	size_t len, i;
+	size_t len;
 	int rc;
 
 	rc = os_slurp(os, "proc/vmstat", &len, err, errlen);
@@ -262,30 +278,8 @@ static int os_read_vmstat(struct sample_os *os, struct sample_raw *r,
 	}
 	if (rc != 0)
 		return rc;
-	for (p = os->buf; p && *p; p = os_next_line(p)) {
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			size_t kl = strlen(keys[i].key);
-			const char *q = p + kl;
-
-			if (strncmp(p, keys[i].key, kl) != 0)
-				continue;
-			if (os_u64(&q, (uint64_t *)((char *)r +
-						    keys[i].off)) != 0)
-				return os_fail(err, errlen, -EINVAL,
-					       "%s/proc/vmstat line %d: "
-					       "cannot parse '%.40s'",
-					       os->root,
-					       os_lineno(os->buf, p), p);
-			seen |= 1u << i;
-		}
-	}
-	if (seen != (1u << i) - 1) {
-		for (i = 0; seen & (1u << i); i++)
-			;
-		return os_fail(err, errlen, -EINVAL, "%s/proc/vmstat: no "
-			       "'%s' line", os->root, keys[i].key);
-	}
-	return 0;
+	return os_parse_keyed(os, "proc/vmstat", keys,
+			      sizeof(keys) / sizeof(keys[0]), r, err, errlen);
 }
 
 /* proc/loadavg: "0.63 0.71 0.35 1/92 22252". */
