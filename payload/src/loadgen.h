@@ -29,6 +29,22 @@ static inline uint64_t lg_pace_next(const struct lg_pace *p)
 	return p->start_ns + (uint64_t)((double)p->k * p->interval_ns);
 }
 
+/* Milliseconds an event loop may sleep in epoll_wait() before the next
+ * paced operation is due, at most cap_ms (cap_ms in a closed loop). */
+static inline int lg_pace_wait_ms(const struct lg_pace *p, uint64_t now,
+				  int cap_ms)
+{
+	uint64_t due;
+
+	if (p->interval_ns == 0)
+		return cap_ms;
+	due = lg_pace_next(p);
+	if (due <= now)
+		return 0;
+	return due - now >= (uint64_t)cap_ms * 1000000u ?
+	       cap_ms : (int)((due - now) / 1000000);
+}
+
 /* If the next operation is due at now, takes it: returns its intended
  * time (now in a closed loop) and advances.  Returns 0 when not due yet. */
 static inline uint64_t lg_pace_take(struct lg_pace *p, uint64_t now)

@@ -544,14 +544,9 @@ static void *thr_main(void *arg)
 		if (t->stopping && !thr_busy(t))
 			break;
 		wait_ms = SMTP_TICK_MS;
-		if (t->pace.interval_ns > 0 && t->nready > 0 && !t->stopping) {
-			uint64_t due = lg_pace_next(&t->pace);
-
-			wait_ms = due <= t->now ? 0 :
-				  (int)((due - t->now) / 1000000);
-			if (wait_ms > SMTP_TICK_MS)
-				wait_ms = SMTP_TICK_MS;
-		}
+		if (t->nready > 0 && !t->stopping)
+			wait_ms = lg_pace_wait_ms(&t->pace, t->now,
+						  SMTP_TICK_MS);
 		n = epoll_wait(t->ep, evs, 256, wait_ms);
 		t->now = util_mono_ns();
 		for (i = 0; i < n; i++) {

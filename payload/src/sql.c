@@ -602,14 +602,8 @@ static void *a_thr_main(void *arg)
 			}
 		}
 		wait_ms = SQL_TICK_MS;
-		if (t->going && t->nready && t->pace.interval_ns > 0) {
-			uint64_t due = lg_pace_next(&t->pace);
-
-			wait_ms = due <= t->now ? 0 :
-				  (int)((due - t->now) / 1000000);
-			if (wait_ms > SQL_TICK_MS)
-				wait_ms = SQL_TICK_MS;
-		}
+		if (t->going && t->nready)
+			wait_ms = lg_pace_wait_ms(&t->pace, t->now, SQL_TICK_MS);
 		n = epoll_wait(t->ep, evs, 256, wait_ms);
 		t->now = util_mono_ns();
 		for (k = 0; k < n; k++) {
