@@ -90,22 +90,60 @@ TEST_PACKAGES += jq busybox libcjson-dev
 TEST_PACKAGES += chromium
 # make run without root (RUN_NET=vde) and its test 121_run_vde.
 TEST_PACKAGES += vde2
-TEST_DEPS_STAMP := $(O)/.test-deps
+TEST_DEPS_STAMP := $(OUT)/.test-deps
 $(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
 	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))
 	$(Q)mkdir -p $(@D) && touch $@
 
-TESTS := $(UNIT_BINS) $(sort $(wildcard payload/tests/integration/*.sh)) \
-	$(QEMU_TESTS)
-TEST_PREREQS := all unit-tests fuzzers
+INTEGRATION_TESTS := $(sort $(wildcard payload/tests/integration/*.sh))
+# The fuzzers are host programs (clang, libFuzzer) built from the same
+# sources whatever ARCH is: a cross ARCH's run leaves them to the host's.
+ifneq ($(TARGET_RUN),)
+INTEGRATION_TESTS := $(filter-out %/900_fuzz.sh,$(INTEGRATION_TESTS))
+endif
+TESTS := $(UNIT_BINS) $(INTEGRATION_TESTS) $(QEMU_TESTS)
+TEST_PREREQS := all unit-tests $(if $(TARGET_RUN),,fuzzers)
 TEST_ENV := O=$(O) OUT=$(OUT) ARCH=$(ARCH) BENCHBOOT=$(BENCHBOOT) \
 	BUSYBOX=$(BUSYBOX) IMAGES=$(IMAGES) PAYLOAD_BUILD=$(PAYLOAD_BUILD) \
 	TARGET_RUN="$(TARGET_RUN)" TOP=$(TOP)
 
-# `make test T=http` runs only the tests whose path contains "http".
+# `make test` tests every architecture the tree builds, the host's first,
+# then each cross ARCH (its programs under qemu-user, its images under
+# qemu-system); every build comes first, so a test that needs two
+# architectures' builds (690_mixed_arch) finds both.  `make ARCH=X test`
+# tests X alone; `make test T=http` only the tests whose path contains
+# "http".  The last line sums the architectures' summaries.  A private
+# payload build (PAYLOAD_BUILD= or BENCHBOOT= on the command line) is one
+# architecture's, so it tests that one alone too.
+ifneq ($(filter command line,$(origin ARCH) $(origin PAYLOAD_BUILD) \
+	$(origin BENCHBOOT)),)
+TEST_ARCHES ?= $(ARCH)
+else
+TEST_ARCHES ?= x86_64 ppc64le
+endif
+TEST_TOTALS := $(O)/test-totals
+
 test: $(TEST_DEPS_STAMP)
-	$(Q)$(MAKE) --no-print-directory $(TEST_PREREQS)
-	$(Q)$(TEST_ENV) payload/tests/harness.sh \
+	$(Q)for a in $(TEST_ARCHES); do \
+		$(MAKE) --no-print-directory ARCH=$$a $(TEST_PREREQS) || \
+		exit 1; done
+	$(Q)rm -f $(TEST_TOTALS); rc=0; \
+	for a in $(TEST_ARCHES); do \
+		echo "# ---- ARCH=$$a"; \
+		$(MAKE) --no-print-directory ARCH=$$a test-arch \
+			HARNESS_TOTALS=$(TEST_TOTALS) || rc=1; \
+	done; \
+	awk '{ p += $$1; f += $$2; s += $$3 } END { \
+		print "# all architectures ($(TEST_ARCHES)): " s " skipped"; \
+		print p " passed, " f " failed" }' $(TEST_TOTALS); \
+	exit $$rc
+
+# One architecture's tests (its builds must be there: `test` makes them).
+.PHONY: test-arch
+test-arch: $(TEST_DEPS_STAMP)
+	$(Q)$(TEST_ENV) HARNESS_LABEL=$(ARCH) \
+		HARNESS_TOTALS=$(or $(HARNESS_TOTALS),/dev/null) \
+		payload/tests/harness.sh \
 		$(if $(T),$(foreach t,$(TESTS),$(if $(findstring $(T),$(t)),$(t))),$(TESTS))
 
 # One pin.sh per input: a source package, or a binary package (whose name
@@ -125,6 +163,7 @@ help:
 	@echo 'make [ARCH=x86_64|ppc64le] [O=out] [DL_DIR=dl] [V=1] TARGET'
 	@echo '  all      everything for ARCH (default)'
 	@echo '  deps     install the Debian packages the build needs'
-	@echo '  test     every test (unit, integration, fuzz, QEMU)'
+	@echo '  test     every test (unit, integration, fuzz, QEMU) of every ARCH,'
+	@echo '           or of ARCH alone when ARCH= is given'
 	@echo '  pins     re-pin every input to what the archive serves now'
 	@echo '  clean    remove $$(O); distclean also removes $$(DL_DIR)'

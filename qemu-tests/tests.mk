@@ -12,5 +12,5 @@ QEMU_TESTS := $(sort $(wildcard qemu-tests/$(ARCH)/*/test.sh))
 endif
 
 .PHONY: boot-tests
-boot-tests: $(O)/.test-deps images
+boot-tests: $(OUT)/.test-deps images
 	$(Q)$(TEST_ENV) payload/tests/harness.sh $(QEMU_TESTS)

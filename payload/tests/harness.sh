@@ -57,5 +57,8 @@ done
 
 [ -n "$failed_tests" ] && echo "# failed:$failed_tests"
 echo "# $skip skipped"
-echo "$pass passed, $fail failed"
+# `make test` runs one harness per architecture and sums them
+# (HARNESS_TOTALS); each run's line is then labelled with its ARCH.
+[ -n "${HARNESS_TOTALS:-}" ] && echo "$pass $fail $skip" >>"$HARNESS_TOTALS"
+echo "${HARNESS_LABEL:+$HARNESS_LABEL: }$pass passed, $fail failed"
 [ $fail = 0 ]
