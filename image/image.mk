@@ -43,6 +43,34 @@ GRUB_LIB := /usr/lib/grub
 GRUB_TARGET :=
 endif
 
+# The modules grub-mknetdir puts in the netboot tree.  For Open Firmware
+# they are the target's with ofnet.mod rebuilt from Debian's source:
+# bookworm's finds no network card (image/grub-ofnet.sh says why), so a
+# netbooted GRUB could not read its own config.  Checked by
+# qemu-tests/ppc64le/030_pseries_netboot.
+GRUB_NET_LIB := $(GRUB_LIB)/$(GRUB_NET_PLATFORM)
+GRUB_NET :=
+ifeq ($(GRUB_NET_PLATFORM),powerpc-ieee1275)
+HOST_PACKAGES += gcc-powerpc-linux-gnu gcc make bison flex
+GRUB_NET_LIB := $(abspath $(BUILD))/grub-net/$(GRUB_NET_PLATFORM)
+GRUB_NET := $(STAMPS)/grub-net
+$(GRUB_NET): $(grub2_FETCHED) $(GRUB_TARGET) image/grub-ofnet.sh
+	@echo "  BUILD   grub $(grub2_VERSION) ofnet.mod, see $(BUILD)/grub-ofnet.log"
+	$(Q)v=$$(dpkg-query -W -f='$${Version}' grub-common) && \
+	[ "$$v" = "$(grub2_VERSION)" ] || { echo "error: grub2 source is" \
+		"pinned at $(grub2_VERSION), the host's grub-common is $$v:" \
+		"run 'make pins'" >&2; exit 1; }
+	$(Q)$(call unpack_source,grub2,$(BUILD)/grub2)
+	$(Q)image/grub-ofnet.sh $(abspath $(BUILD))/grub2 \
+		$(abspath $(BUILD))/grub-ofnet $(GRUB_LIB)/$(GRUB_NET_PLATFORM) \
+		$(GRUB_NET_LIB) >$(BUILD)/grub-ofnet.log 2>&1 || \
+		{ tail -n 20 $(BUILD)/grub-ofnet.log >&2; echo "error:" \
+		  "rebuilding ofnet.mod failed, see $(BUILD)/grub-ofnet.log" >&2; \
+		  exit 1; }
+	$(Q)rm -rf $(BUILD)/grub2 $(BUILD)/grub-ofnet
+	$(Q)mkdir -p $(@D) && touch $@
+endif
+
 # The kernel: vmlinuz and modules straight from the pinned Debian package.
 LINUX_KVER := $(patsubst linux-image-%,%,$(linux_DEB))
 LINUX_ROOT := $(BUILD)/linux
@@ -146,7 +174,7 @@ $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 NETBOOT := $(IMAGES)/netboot
 NETBOOT_STAMP := $(STAMPS)/netboot
 $(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
-		$(GRUB_TARGET) $(SERVER_OVERLAY)
+		$(GRUB_TARGET) $(GRUB_NET) $(SERVER_OVERLAY)
 	@echo "  NETBOOT $(NETBOOT)"
 	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/netboot.XXXXXX) && \
 	trap 'rm -rf $$d' EXIT && t=$$d/netboot && \
@@ -158,7 +186,7 @@ $(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 		>$$t/pxelinux.cfg/default && \
 	{ grub-mknetdir --fonts= --themes= --locales= \
 		--net-directory=$$t --subdir=grub \
-		-d $(GRUB_LIB)/$(GRUB_NET_PLATFORM) >$(BUILD)/netboot.log 2>&1 || \
+		-d $(GRUB_NET_LIB) >$(BUILD)/netboot.log 2>&1 || \
 		{ echo "error: grub-mknetdir failed, see $(BUILD)/netboot.log" >&2; \
 		  exit 1; }; } && \
 	SERVER_INITRD=$(call server_initrd,/) \
