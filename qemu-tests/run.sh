@@ -12,7 +12,11 @@
 # extended while the controller says how long the suite has left),
 # QT_ACCEL (kvm|tcg; by default qemu-tests/lib.sh's probe decides),
 # RUN_QUIET=1 (no progress line, for CI logs), RUN_NET=netns|vde (the
-# LAN; default netns as root, vde otherwise).
+# LAN; default netns as root, vde otherwise), RUN_SERVER_ARCH (the
+# server VM's architecture, default ARCH: ppc64le boots the server from
+# $O/ppc64le/images on qemu-system-ppc64 -M pseries under TCG, with the
+# x86_64 clients: the mixed-architecture run, docs/powerpc.md),
+# RUN_SERVER_IMAGES (default IMAGES, or $O/RUN_SERVER_ARCH/images).
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 O=${O:-$TOP/out}
@@ -24,6 +28,12 @@ CLIENTS=${CLIENTS:-2}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 RUN_DIR=${RUN_DIR:-$O/run/$(date -u +%Y%m%d-%H%M%S)}
 RUN_QUIET=${RUN_QUIET:-}
+RUN_SERVER_ARCH=${RUN_SERVER_ARCH:-$ARCH}
+if [ "$RUN_SERVER_ARCH" = "$ARCH" ]; then
+	RUN_SERVER_IMAGES=${RUN_SERVER_IMAGES:-$IMAGES}
+else
+	RUN_SERVER_IMAGES=${RUN_SERVER_IMAGES:-$O/$RUN_SERVER_ARCH/images}
+fi
 
 # The LAN, as root (RUN_NET=netns): a bridge in a private network
 # namespace; each VM's tap device is created in it (QEMU runs inside the
@@ -51,10 +61,36 @@ case $CLIENTS in
 esac
 [ "$CLIENTS" -ge 1 ] && [ "$CLIENTS" -le 32 ] ||
 	die "CLIENTS=$CLIENTS: expected 1 to 32"
-[ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: make run boots x86_64 images only"
+[ "$ARCH" = x86_64 ] || die "ARCH=$ARCH: the clients boot x86_64 images" \
+	"only (a ppc64le server: RUN_SERVER_ARCH=ppc64le)"
+
+# arch_vm ARCH: how a VM of ARCH boots: VM_QEMU (command and machine),
+# VM_ACCEL (empty: the probe's choice), VM_KERNEL (file name in its
+# images), VM_CONSOLE, VM_NIC (the NIC device, netdev n0).  ppc64le:
+# software emulation only, PowerVM's virtual Ethernet (spapr-vlan, the
+# ibmveth driver).
+arch_vm() {
+	case $1 in
+	x86_64)
+		VM_QEMU=qemu-system-x86_64 VM_ACCEL=
+		VM_KERNEL=vmlinuz VM_CONSOLE=console=ttyS0,115200
+		VM_NIC="virtio-net-pci,netdev=n0,romfile=" ;;
+	ppc64le)
+		VM_QEMU="qemu-system-ppc64 -M pseries -vga none" VM_ACCEL=tcg
+		VM_KERNEL=vmlinux VM_CONSOLE=console=hvc0
+		VM_NIC="spapr-vlan,netdev=n0" ;;
+	*) return 1 ;;
+	esac
+}
+arch_vm "$RUN_SERVER_ARCH" || die "RUN_SERVER_ARCH=$RUN_SERVER_ARCH:" \
+	"expected x86_64 or ppc64le"
+SERVER_KERNEL=$VM_KERNEL
 for f in "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz" \
-	"$IMAGES/server-overlay.cpio.gz" "$BENCHBOOT"; do
-	[ -e "$f" ] || die "$f is missing (make images server-overlay payload)"
+	"$RUN_SERVER_IMAGES/$SERVER_KERNEL" \
+	"$RUN_SERVER_IMAGES/initramfs.cpio.gz" \
+	"$RUN_SERVER_IMAGES/server-overlay.cpio.gz" "$BENCHBOOT"; do
+	[ -e "$f" ] || die "$f is missing (make [ARCH=$RUN_SERVER_ARCH]" \
+		"images server-overlay payload)"
 done
 # The image carries configs/suite/*.suite; the controller loads it by name.
 case $SUITE in
@@ -75,7 +111,9 @@ vde)
 	done ;;
 *) die "RUN_NET=$RUN_NET: expected netns or vde" ;;
 esac
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
+for c in qemu-system-x86_64 ${VM_QEMU%% *}; do
+	command -v "$c" >/dev/null || die "$c missing"
+done
 
 mkdir -p "$RUN_DIR/results" "$RUN_DIR/sink" || die "cannot create $RUN_DIR"
 RUN_DIR=$(cd "$RUN_DIR" && pwd)
@@ -195,14 +233,18 @@ ns_spawn "$RUN_DIR/sink.log" "$BENCHBOOT" smtp-sink \
 
 ACCEL=$(accel)
 UPLOAD=http://$HOST_IP:$COLLECT_PORT/results/
-cat "$IMAGES/initramfs.cpio.gz" "$IMAGES/server-overlay.cpio.gz" \
+cat "$RUN_SERVER_IMAGES/initramfs.cpio.gz" \
+	"$RUN_SERVER_IMAGES/server-overlay.cpio.gz" \
 	${RUN_EXTRA_INITRD:-} >"$RUN_DIR/server-initrd.gz"
 
-# vm NAME INDEX MEM INITRD ROLE-PARAMS: one VM on tapINDEX; its serial
-# console goes to RUN_DIR/NAME.log.
+# vm NAME INDEX ARCH MEM INITRD ROLE-PARAMS: one VM of ARCH (its images:
+# the server's or the clients') on tapINDEX; its serial console goes to
+# RUN_DIR/NAME.log.
 vm() {
-	local name=$1 i=$2 mem=$3 initrd=$4 mac
-	shift 4
+	local name=$1 i=$2 arch=$3 mem=$4 initrd=$5 mac images=$IMAGES
+	shift 5
+	arch_vm "$arch"
+	[ "$name" = server ] && images=$RUN_SERVER_IMAGES
 	mac=$(printf '52:54:00:bb:10:%02x' "$i")
 	if [ "$RUN_NET" = netns ]; then
 		NETDEV="-netdev tap,id=n0,ifname=tap$i,script=no,downscript=no"
@@ -210,23 +252,29 @@ vm() {
 		NETDEV="-netdev vde,id=n0,sock=$RUN_DIR/vde"
 	fi
 	: >"$RUN_DIR/$name.log"
-	ns_spawn "$RUN_DIR/$name.qemu.log" qemu-system-x86_64 -accel "$ACCEL" \
-		-m "$mem" -smp 1 -display none -no-reboot -monitor none \
+	# shellcheck disable=SC2086
+	ns_spawn "$RUN_DIR/$name.qemu.log" $VM_QEMU \
+		-accel "${VM_ACCEL:-$ACCEL}" -m "$mem" -smp 1 -display none \
+		-no-reboot -monitor none \
 		-serial "file:$RUN_DIR/$name.log" \
-		-kernel "$IMAGES/vmlinuz" -initrd "$initrd" \
-		-append "console=ttyS0,115200 $*" \
+		-kernel "$images/$VM_KERNEL" -initrd "$initrd" \
+		-append "$VM_CONSOLE $*" \
 		$NETDEV \
-		-device "virtio-net-pci,netdev=n0,mac=$mac,romfile="
+		-device "$VM_NIC,mac=$mac"
 	echo "$name" >>"$RUN_DIR/vms"
 }
 
 : >"$RUN_DIR/vms"
-say "$SUITE suite, 1 server + $CLIENTS clients ($ACCEL), in $RUN_DIR"
-vm server 0 1024 "$RUN_DIR/server-initrd.gz" benchboot.role=server \
+srv=
+[ "$RUN_SERVER_ARCH" = "$ARCH" ] || srv=" $RUN_SERVER_ARCH"
+say "$SUITE suite, 1$srv server + $CLIENTS clients ($ACCEL), in $RUN_DIR"
+vm server 0 "$RUN_SERVER_ARCH" 1024 "$RUN_DIR/server-initrd.gz" \
+	benchboot.role=server \
 	"benchboot.suite=$SUITE" "benchboot.upload=$UPLOAD" \
 	"benchboot.relay=$HOST_IP:$SINK_PORT" "benchboot.peers=$CLIENTS"
 for i in $(seq 1 "$CLIENTS"); do
-	vm "client$i" "$i" 512 "$IMAGES/initramfs.cpio.gz" benchboot.role=client
+	vm "client$i" "$i" "$ARCH" 512 "$IMAGES/initramfs.cpio.gz" \
+		benchboot.role=client
 done
 
 echo "$PIDS" >"$RUN_DIR/pids"

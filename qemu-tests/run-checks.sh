@@ -1,0 +1,134 @@
+# run-checks.sh: the checks of a `make run` (qemu-tests/run.sh) result with
+# the smoke suite, shared by the tests that run it (120_run_smoke, and
+# ppc64le/130_mixed_arch_vms with a ppc64le server).  Sourced after lib.sh;
+# needs jq.
+
+# run_checks RESULT OUT RUN_DIR CLIENTS: TAP cases on RESULT (the result
+# document), OUT (run.sh's output, with benchboot report's tables) and
+# RUN_DIR (run.sh's directory: the sink's mail; merge.tsv is written
+# there): every step of smoke.suite with every workload complete and
+# throughput > 0, merged histograms = the sum of the clients', sampler and
+# probe series in every repeat, each client's clock offset and the skew
+# statistics, the server stack's versions, and relay mail at the host's
+# smtp-sink.  CLIENTS is the number of client VMs (1 or 2).
+run_checks() {
+	local R=$1 out=$2 dir=$3 n=$4 sw s w
+	check "make run: the output names the result and its HTML report" \
+		sh -c "grep -q 'result: $R' '$out' &&
+		 grep -q 'report: ${R%.json}.html' '$out'"
+	check "report: the terminal table lists every step" sh -c \
+		"for s in http-static http-tree http-cgi sql-ops sql-mix \
+			smtp-in smtp-relay combined; do
+			grep -q \"\$s\" '$out' || exit 1; done"
+	check "report: the HTML page" test -s "${R%.json}.html"
+
+	# Every step of smoke.suite with the workloads its runs name.
+	for sw in http-static/c8:http http-tree/c8:http http-cgi/c4:http \
+		sql-ops:sql sql-mix/c4:sql smtp-in/c4:smtp smtp-relay/c4:smtp \
+		combined/c8:http combined/c8:sql combined/c8:smtp; do
+		s=${sw%:*} w=${sw#*:}
+		check "$s: $w complete, throughput > 0" run_jq --arg s "$s" \
+			--arg w "$w" '.steps[] | select(.name == $s) |
+			.complete_repeats >= 1 and
+			((.stats[$w] | .requests_per_s // .statements_per_s //
+			  .mails_per_s).median > 0)' "$R"
+	done
+	check_eq "steps: exactly the smoke suite's" \
+		"$(jq -r '[.steps[].name] | join(" ")' "$R")" \
+		"http-static/c8 http-tree/c8 http-cgi/c4 sql-ops sql-mix/c4 \
+smtp-in/c4 smtp-relay/c4 combined/c8"
+
+	# Merged histogram count = the sum of the clients' records' counts,
+	# for every repeat and workload (TSV: step workload merged sum
+	# nrecords).
+	jq -r '.steps[] | .name as $s | .repeats[] | . as $r |
+		($r.merged | keys[]) as $w |
+		[$s, $w, ($r.merged[$w].latency.count // -1),
+		 ([$r.clients[] | (.records // [])[] | select(.argv[0] == $w) |
+		   .record.latency.count // 0] | add // 0),
+		 ([$r.clients[] | (.records // [])[] | select(.argv[0] == $w)] |
+		   length)] | @tsv' "$R" >"$dir/merge.tsv"
+	check_eq "merged histograms: one per workload and repeat" \
+		"$(wc -l <"$dir/merge.tsv")" 10
+	check "merged histograms: count = the sum of the clients' (> 0)" \
+		awk -F'\t' '$3 != $4 || $3 <= 0 { print "#   " $0; bad = 1 }
+		END { exit bad }' "$dir/merge.tsv"
+	check "merged histograms: all $n clients contributed (sql-ops: one)" \
+		awk -F'\t' -v n="$n" '($1 == "sql-ops" && $5 != 1) ||
+		($1 != "sql-ops" && $5 != n) { print "#   " $0; bad = 1 }
+		END { exit bad }' "$dir/merge.tsv"
+
+	# Series: the server's sampler and probe in every repeat of every
+	# step; the probe at one reading a second over most of the measured
+	# interval.
+	check "series: sampler readings in every repeat" run_jq \
+		'[.steps[].repeats[] | .series.sample | length > 0] | all' "$R"
+	check "series: probe readings in every repeat" run_jq \
+		'[.steps[] | .duration_s as $d | .repeats[] |
+		  (.series.probe | length) >= ($d / 2)] | all' "$R"
+
+	# Clocks: each client's offset from enough probes; skew per repeat
+	# and over the run (needs two clients).
+	check "clock: every client has an offset from its probes" run_jq \
+		--argjson n "$n" '[.environment.hosts[] |
+		  select(.role == "client")] |
+		 length == $n and all(.clock.offset_ns | type == "number") and
+		 all(.clock.samples > 0)' "$R"
+	if [ "$n" -ge 2 ]; then
+		check "clock: launch and record skew in every two-client repeat" \
+			run_jq '[.steps[] | select(.name != "sql-ops") |
+			  .repeats[] | .skew_ns.launch, .skew_ns.record |
+			  type == "number"] | all' "$R"
+		check "clock: skew statistics over the run's 7 two-client steps" \
+			run_jq '.skew.launch_ns.n == 7 and
+			 .skew.record_ns.n == 7 and
+			 (.skew.launch_ns.median | type == "number")' "$R"
+	fi
+
+	# The server stack's versions, from the server's host entry.
+	check "versions: Apache, MariaDB, Postfix with their packages" run_jq \
+		'.environment.hosts[] | select(.role | startswith("server")) |
+		 .server_versions | (.apache.version | startswith("Apache/2.4")) and
+		 (.mariadb.version | test("MariaDB")) and
+		 (.postfix.version | test("^3\\.")) and
+		 ([.apache, .mariadb, .postfix] |
+		  all(.package_version | length > 0))' "$R"
+
+	# The relay step's mail left the server for the host's smtp-sink.
+	check "relay: the host's smtp-sink received relay.test mail" \
+		test "$(ls "$dir/sink" | wc -l)" -gt 0
+}
+
+# run_result CASE RC OUT RUN_DIR NOTE: TAP cases on how run.sh ended: exit
+# status RC, nothing left running, a result uploaded (NOTE, e.g. the time,
+# goes on that line).  Sets RUN_RESULT to the result's path; returns 1
+# when there is none, after printing the end of OUT (run.sh's output) and
+# the VMs' error lines.
+run_result() {
+	local what=$1 rc=$2 out=$3 dir=$4 note=$5
+	check_eq "$what: exit status" "$rc" 0
+	check "$what: everything stopped and removed" run_gone "$dir"
+	RUN_RESULT=$(cat "$dir/result-path" 2>/dev/null)
+	if [ -n "$RUN_RESULT" ] && [ -s "$RUN_RESULT" ]; then
+		ok "$what: result $(basename "$RUN_RESULT") uploaded ($note)"
+		return 0
+	fi
+	not_ok "$what: a result document was uploaded"
+	tail -n 20 "$out" | sed 's/^/#   | /'
+	grep -a 'BENCHBOOT-\(ERROR\|STOPPED\)' "$dir"/*.log 2>/dev/null |
+		sed 's/^/#   | /'
+	return 1
+}
+
+# run_gone RUN_DIR: the run's namespace and every process it started are
+# gone (RUN_NET=netns).
+run_gone() {
+	[ -s "$1/netns" ] &&
+		! ip netns list 2>/dev/null | grep -qw "$(cat "$1/netns")" &&
+		for p in $(cat "$1/pids"); do
+			! kill -0 "$p" 2>/dev/null || return 1
+		done
+}
+
+# run_jq ARGS...: jq -e without its output (check prints the case).
+run_jq() { jq -e "$@" >/dev/null; }
