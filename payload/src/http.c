@@ -101,8 +101,7 @@ static void conn_append(struct http_conn *c)
 	uint32_t i = 0, n;
 
 	if (ts->npaths > 1)
-		i = (uint32_t)(((unsigned __int128)http_xorshift(&c->rng) *
-				ts->npaths) >> 64);
+		i = http_pick(&c->rng, ts->npaths);
 	n = ts->len[i];
 	if (c->wlen + n > c->wcap) {
 		/* Only unwritten bytes matter; they fit (<= pipeline). */

@@ -105,8 +105,7 @@ static void issue(struct http_conn *c, uint64_t now)
 		start = now;
 	}
 	if (cfg->ts.npaths > 1)
-		i = (uint32_t)(((unsigned __int128)http_xorshift(&c->rng) *
-				cfg->ts.npaths) >> 64);
+		i = http_pick(&c->rng, cfg->ts.npaths);
 	curl_easy_setopt(c->easy, CURLOPT_URL, cfg->urls[i]);
 	c->starts[0] = start;
 	c->inflight = 1;

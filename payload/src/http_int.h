@@ -111,6 +111,14 @@ static inline uint64_t http_xorshift(uint64_t *s)
 	return x * 0x2545f4914f6cdd1dULL;
 }
 
+/* A path index in [0, n), from the PRNG's top 32 bits by multiply-shift
+ * (no modulo bias worth the name, no division).  Plain 64-bit arithmetic:
+ * 32-bit targets (ARCH=ppc) have no unsigned __int128. */
+static inline uint32_t http_pick(uint64_t *s, uint32_t n)
+{
+	return (uint32_t)(((http_xorshift(s) >> 32) * n) >> 32);
+}
+
 /* Open loop: when slot j of th's schedule is due (ns, monotonic). */
 static inline uint64_t http_slot_time(const struct http_thread *th,
 				      uint64_t j)
