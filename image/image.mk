@@ -25,16 +25,19 @@ NETBOOT_LOADERS ?= /usr/lib/PXELINUX/pxelinux.0 \
 # grub-common's, as grub-mkrescue and grub-mknetdir require; apt checks it
 # against the archive's signed index, as for every host package.
 ifneq ($(GRUB_TARGET_DEB),)
+# The package's architecture when it is not the target's (ppc takes
+# ppc64el's, whose Open Firmware GRUB is 32-bit big-endian code).
+GRUB_TARGET_DEB_ARCH ?= $(DEB_ARCH)
 GRUB_LIB := $(BUILD)/grub-target/usr/lib/grub
 GRUB_TARGET := $(STAMPS)/grub-target
 $(GRUB_TARGET): | $(HOST_DEPS_STAMP)
 	$(Q)v=$$(dpkg-query -W -f='$${Version}' grub-common) && \
-	deb=$(DL_DIR)/$(GRUB_TARGET_DEB)_$$(echo $$v | sed 's/^[0-9]*://')_$(DEB_ARCH).deb && \
+	deb=$(DL_DIR)/$(GRUB_TARGET_DEB)_$$(echo $$v | sed 's/^[0-9]*://')_$(GRUB_TARGET_DEB_ARCH).deb && \
 	if [ ! -f $$deb ]; then \
-		echo "  FETCH   $(GRUB_TARGET_DEB):$(DEB_ARCH) $$v"; \
+		echo "  FETCH   $(GRUB_TARGET_DEB):$(GRUB_TARGET_DEB_ARCH) $$v"; \
 		mkdir -p $(DL_DIR) && cd $(DL_DIR) && \
-		apt-get download -qq -o APT::Sandbox::User=root $(GRUB_TARGET_DEB):$(DEB_ARCH)=$$v || \
-		{ echo "error: cannot download $(GRUB_TARGET_DEB):$(DEB_ARCH)" \
+		apt-get download -qq -o APT::Sandbox::User=root $(GRUB_TARGET_DEB):$(GRUB_TARGET_DEB_ARCH)=$$v || \
+		{ echo "error: cannot download $(GRUB_TARGET_DEB):$(GRUB_TARGET_DEB_ARCH)" \
 			"$$v (the host's grub-common version)" >&2; exit 1; }; \
 	fi && rm -rf $(BUILD)/grub-target && dpkg-deb -x $$deb $(BUILD)/grub-target
 	$(Q)mkdir -p $(@D) && touch $@
@@ -71,7 +74,10 @@ $(GRUB_NET): $(grub2_FETCHED) $(GRUB_TARGET) image/grub-ofnet.sh
 	$(Q)mkdir -p $(@D) && touch $@
 endif
 
-# The kernel: vmlinuz and modules straight from the pinned Debian package.
+# The kernel: vmlinuz and modules straight from the pinned Debian package,
+# unless the arch builds its own (KERNEL_DEFCONFIG: image/deps/linux.mk
+# then defines LINUX_KVER, LINUX_ROOT and LINUX_UNPACKED).
+ifeq ($(KERNEL_DEFCONFIG),)
 LINUX_KVER := $(patsubst linux-image-%,%,$(linux_DEB))
 LINUX_ROOT := $(BUILD)/linux
 LINUX_UNPACKED := $(STAMPS)/linux.unpacked
@@ -81,6 +87,7 @@ $(LINUX_UNPACKED): $(linux_FETCHED)
 	$(Q)dpkg-deb -x $(linux_DEBFILE) $(LINUX_ROOT)
 	$(Q)depmod -b $(LINUX_ROOT) $(LINUX_KVER)
 	$(Q)mkdir -p $(@D) && touch $@
+endif
 
 # $(call image_size,FILE): the build's size line for one output.
 image_size = echo "  SIZE    $(notdir $(1)) $$(du -k --apparent-size $(1) | \

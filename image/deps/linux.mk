@@ -24,5 +24,78 @@ linux_VERSION := 6.1.176-1
 linux_SHA256 := \
 	0513cb05cef43064db6e62e5b71f6a316cf4854ea4fb873263e8e50a1254999e linux-image-6.1.0-50-powerpc64le_6.1.176-1_ppc64el.deb
 # pin end
+else ifeq ($(DEB_ARCH),powerpc)
+# No Debian binary kernel for 32-bit powerpc: the pin is the source tree
+# (linux-source-6.1, architecture all), built below.
+linux_DEB_FROM :=
+linux_DEB_ARCH := all
+# pin begin all: written by 'make pins' on 2026-12-01 from the
+# archive apt uses; apt verified each file against the archive's
+# signed index, then pin.sh took the sha256 sums below.
+linux_DEB := linux-source-6.1
+linux_VERSION := 6.1.192-3
+linux_SHA256 := \
+	5259c57ca92092da39bd2ea803046da0e3c28f2b6a11ea20f6297468188ceb67 linux-source-6.1_6.1.192-3_all.deb
+# pin end
 endif
 $(eval $(call debian_binary,linux))
+
+# --- a kernel built from source (KERNEL_DEFCONFIG set by the arch file) ---
+# The arch file names the defconfig and a fragment of options laid over it
+# (KERNEL_FRAGMENT); everything is built in, no modules.  The result takes
+# the place of the unpacked binary package for image/image.mk: vmlinux in
+# $(LINUX_ROOT)/boot/ and an empty lib/modules/$(LINUX_KVER)/.  The tree
+# and the objects stay in $(BUILD)/linux-src and $(BUILD)/linux-obj, so a
+# changed fragment rebuilds only what it touches; a new pin starts afresh.
+ifneq ($(KERNEL_DEFCONFIG),)
+# The fragment sets CONFIG_LOCALVERSION to $(KERNEL_LOCALVERSION).
+KERNEL_LOCALVERSION := $(shell sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"$$/\1/p' \
+	$(KERNEL_FRAGMENT))
+LINUX_KVER := $(firstword $(subst -, ,$(linux_VERSION)))$(KERNEL_LOCALVERSION)
+LINUX_ROOT := $(BUILD)/linux
+LINUX_SRC := $(BUILD)/linux-src
+LINUX_OBJ := $(BUILD)/linux-obj
+LINUX_UNPACKED := $(STAMPS)/linux.built
+LINUX_SRC_STAMP := $(STAMPS)/linux.src
+LINUX_MAKE := $(MAKE) -C $(LINUX_SRC) O=$(LINUX_OBJ) ARCH=$(KERNEL_ARCH) \
+	CROSS_COMPILE=$(CROSS_COMPILE) KBUILD_BUILD_USER=benchboot \
+	KBUILD_BUILD_HOST=benchboot
+# The kernel build is long (docs/ppc32.md), so it runs niced; KERNEL_LOCK
+# may wrap it (e.g. KERNEL_LOCK='flock /tmp/bench.lock' keeps it off a
+# shared machine's benchmarks).
+KERNEL_LOCK ?=
+
+$(LINUX_SRC_STAMP): $(linux_FETCHED)
+	@echo "  UNPACK  linux-source $(linux_VERSION)"
+	$(Q)rm -rf $(LINUX_SRC) $(LINUX_OBJ) && mkdir -p $(LINUX_SRC)
+	$(Q)dpkg-deb --fsys-tarfile $(linux_DEBFILE) | \
+		tar -xO --wildcards './usr/src/linux-source-*.tar.xz' | \
+		tar -xJ -C $(LINUX_SRC) --strip-components=1
+	$(Q)mkdir -p $(@D) && touch $@
+
+$(LINUX_UNPACKED): $(LINUX_SRC_STAMP) $(KERNEL_FRAGMENT) \
+		configs/arch/$(ARCH).mk
+	@echo "  KERNEL  linux $(linux_VERSION) $(KERNEL_DEFCONFIG) +" \
+		"$(notdir $(KERNEL_FRAGMENT)), see $(BUILD)/linux-build.log"
+	$(Q)mkdir -p $(LINUX_OBJ) && \
+	$(LINUX_MAKE) $(KERNEL_DEFCONFIG) >$(BUILD)/linux-build.log 2>&1 && \
+	cat $(KERNEL_FRAGMENT) >>$(LINUX_OBJ)/.config && \
+	$(LINUX_MAKE) olddefconfig >>$(BUILD)/linux-build.log 2>&1 || \
+	{ tail -n 20 $(BUILD)/linux-build.log >&2; exit 1; }
+	$(Q)image/deps/kconfig-check.sh $(KERNEL_FRAGMENT) $(LINUX_OBJ)/.config
+	$(Q)$(KERNEL_LOCK) nice -n 10 $(LINUX_MAKE) -j$(JOBS) vmlinux \
+		>>$(BUILD)/linux-build.log 2>&1 || \
+		{ tail -n 30 $(BUILD)/linux-build.log >&2; echo "error: the" \
+		  "kernel build failed, see $(BUILD)/linux-build.log" >&2; \
+		  exit 1; }
+	$(Q)r=$$(cat $(LINUX_OBJ)/include/config/kernel.release) && \
+	[ "$$r" = "$(LINUX_KVER)" ] || { echo "error: the kernel calls" \
+		"itself $$r, image.mk expects $(LINUX_KVER)" >&2; exit 1; }
+	$(Q)rm -rf $(LINUX_ROOT) && \
+	mkdir -p $(LINUX_ROOT)/boot $(LINUX_ROOT)/lib/modules/$(LINUX_KVER) && \
+	$(CROSS_COMPILE)strip -o $(LINUX_ROOT)/boot/$(KERNEL_FILE)-$(LINUX_KVER) \
+		$(LINUX_OBJ)/vmlinux && \
+	cp $(LINUX_OBJ)/.config $(LINUX_ROOT)/boot/config-$(LINUX_KVER) && \
+	depmod -b $(LINUX_ROOT) $(LINUX_KVER)
+	$(Q)mkdir -p $(@D) && touch $@
+endif
