@@ -21,17 +21,10 @@
 #include "loadgen.h"
 #include "sql.h"
 #include "sql_ops.h"
+#include "sql_ps.h"
 #include "sql_wl.h"
 #include "util.h"
 
-#if !defined(SQL_FORCE_BLOCKING) && \
-	(defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
-#define SQL_NONBLOCK 1
-#else
-#define SQL_NONBLOCK 0
-#endif
-
-#define SQL_RETRY_NS 100000000ULL
 #define SQL_TICK_MS 10
 
 const char *const sql_err_names[SQL_E_N] = {
@@ -59,7 +52,7 @@ int sql_err_class(unsigned errnum, uint64_t elapsed_ns, uint64_t timeout_ns)
 	}
 }
 
-static void sql_set_options(MYSQL *m, const struct sql_target *tg)
+void sql_target_options(MYSQL *m, const struct sql_target *tg)
 {
 	unsigned int to = tg->timeout_s;
 
@@ -79,7 +72,7 @@ struct st_mysql *sql_connect(const struct sql_target *tg, char *err,
 		*cls = SQL_E_CLIENT;
 		return NULL;
 	}
-	sql_set_options(m, tg);
+	sql_target_options(m, tg);
 	if (!mysql_real_connect(m, tg->host, tg->user, tg->password, tg->db,
 				tg->port, tg->socket, 0)) {
 		snprintf(err, errlen, "%s", mysql_error(m));
@@ -95,27 +88,17 @@ struct st_mysql *sql_connect(const struct sql_target *tg, char *err,
 	return m;
 }
 
-/* --- the run, shared by every thread ------------------------------- */
+void sql_close_watched(int ep, int *fd, struct st_mysql **m)
+{
+	if (*fd >= 0)
+		epoll_ctl(ep, EPOLL_CTL_DEL, *fd, NULL);
+	if (*m)
+		mysql_close(*m);
+	*m = NULL;
+	*fd = -1;
+}
 
-struct sql_stats {
-	uint64_t stmts, setup_stmts, teardown_stmts, connects;
-	uint64_t kinds[SQL_WL_MAX_KINDS];
-	uint64_t err[SQL_E_N];
-	uint64_t end_at;
-	struct hist lat;
-};
-
-struct sql_run {
-	const struct sql_workload *wl;
-	struct sql_wl_cfg cfg;
-	struct sql_target tg;
-	unsigned threads, conns;
-	uint64_t duration_ns, timeout_ns;
-	double rate;
-	atomic_uint setup_done;
-	atomic_int go;		/* the measured interval has started */
-	uint64_t start_ns, end_ns;	/* valid once go is set */
-};
+/* --- the connector engines: mix, and point-select's old path ------ */
 
 enum { P_CONNECT, P_SETUP, P_WAIT, P_RUN, P_TEARDOWN, P_RETRY, P_DONE };
 
@@ -224,12 +207,7 @@ static void a_drop(struct sql_conn *c)
 {
 	struct sql_thr *t = c->t;
 
-	if (c->fd >= 0)
-		epoll_ctl(t->ep, EPOLL_CTL_DEL, c->fd, NULL);
-	if (c->m)
-		mysql_close(c->m);
-	c->m = NULL;
-	c->fd = -1;
+	sql_close_watched(t->ep, &c->fd, &c->m);
 	c->events = 0;
 	c->op = OP_NONE;
 	c->queued = 0;
@@ -369,7 +347,7 @@ static void a_connect(struct sql_conn *c)
 		return;
 	}
 	mysql_optionsv(c->m, MYSQL_OPT_NONBLOCK, 0);
-	sql_set_options(c->m, tg);
+	sql_target_options(c->m, tg);
 	c->phase = P_CONNECT;
 	c->op = OP_CONNECT;
 	c->fd = -1;
@@ -462,11 +440,7 @@ static void a_teardown_next(struct sql_conn *c)
 		a_query(c);
 		return;
 	}
-	if (c->fd >= 0)
-		epoll_ctl(t->ep, EPOLL_CTL_DEL, c->fd, NULL);
-	mysql_close(c->m);
-	c->m = NULL;
-	c->fd = -1;
+	sql_close_watched(t->ep, &c->fd, &c->m);
 	c->phase = P_DONE;
 }
 
@@ -744,6 +718,21 @@ out:
 #define SQL_BACKEND "blocking"
 #endif
 
+/* point-select: its own engine (sql_ps.c) on every architecture. */
+static void *ps_thr_main(void *arg)
+{
+	struct sql_thr *t = arg;
+
+	if (sql_ps_loop(t->run, t->first, t->nconns, &t->st) != 0)
+		t->st.err[SQL_E_CLIENT]++;
+	return NULL;
+}
+
+static int sql_is_ps(const struct sql_run *run)
+{
+	return strcmp(run->wl->name, "point-select") == 0;
+}
+
 /* --- command line and report --------------------------------------- */
 
 static void sql_usage(FILE *out)
@@ -795,7 +784,8 @@ static void sql_report(struct sql_run *run, struct sql_stats *tot,
 					run->tg.socket : run->tg.host ?
 					run->tg.host : "localhost");
 		cJSON_AddNumberToObject(p, "port", run->tg.port);
-		cJSON_AddStringToObject(p, "engine", SQL_BACKEND);
+		cJSON_AddStringToObject(p, "engine", sql_is_ps(run) ? "wire" :
+					SQL_BACKEND);
 		cn = cJSON_AddObjectToObject(rec, "counters");
 		cJSON_AddNumberToObject(cn, "statements", (double)tot->stmts);
 		bk = cJSON_AddObjectToObject(cn, "by_kind");
@@ -819,7 +809,8 @@ static void sql_report(struct sql_run *run, struct sql_stats *tot,
 	}
 	printf("sql %s: %u threads, %u connections, %.2f s, %s loop, %s "
 	       "engine\n", wl->name, run->threads, run->conns, elapsed,
-	       run->rate > 0 ? "open" : "closed", SQL_BACKEND);
+	       run->rate > 0 ? "open" : "closed",
+	       sql_is_ps(run) ? "wire" : SQL_BACKEND);
 	printf("  statements  %llu (%.1f/s)", (unsigned long long)tot->stmts,
 	       elapsed > 0 ? (double)tot->stmts / elapsed : 0);
 	if (wl->nkinds > 1)
@@ -904,7 +895,7 @@ static int sql_run_conns(struct sql_run *run, int json)
 		return util_err("sql", ENOMEM, "out of memory");
 	}
 	hist_init(&tot->lat);
-	if (strcmp(run->wl->name, "point-select") == 0 && run->cfg.rows == 0) {
+	if (sql_is_ps(run) && run->cfg.rows == 0) {
 		rc = sql_detect_rows(run, tot);
 		if (rc != 0)
 			goto out;
@@ -940,7 +931,8 @@ static int sql_run_conns(struct sql_run *run, int json)
 	}
 	real0 = util_real_ns();
 	for (i = 0; i < nthr; i++)
-		if (pthread_create(&thr[i].tid, NULL, sql_thr_main,
+		if (pthread_create(&thr[i].tid, NULL, sql_is_ps(run) ?
+				   ps_thr_main : sql_thr_main,
 				   &thr[i]) != 0) {
 			thr[i].tid = 0;
 			goto fail;

@@ -3,8 +3,21 @@
 #ifndef BB_SQL_H
 #define BB_SQL_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "hist.h"
+#include "sql_wl.h"
+
+/* The connector's non-blocking API needs its context switch, which musl
+ * builds only have on these architectures (docs/sql.md). */
+#if !defined(SQL_FORCE_BLOCKING) && \
+	(defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
+#define SQL_NONBLOCK 1
+#else
+#define SQL_NONBLOCK 0
+#endif
 
 /* Error classes, in the order the record lists them. */
 enum sql_err {
@@ -37,6 +50,41 @@ struct st_mysql;
  * in err (errlen bytes) and its class in *cls (SQL_E_*). */
 struct st_mysql *sql_connect(const struct sql_target *tg, char *err,
 			     size_t errlen, int *cls);
+
+/* Sets tg's connect, read and write timeouts on a handle from
+ * mysql_init(). */
+void sql_target_options(struct st_mysql *m, const struct sql_target *tg);
+
+/* Stops watching *fd in epoll instance ep (if >= 0), closes the session
+ * *m (if any; the connector sends COM_QUIT) and sets both to none. */
+void sql_close_watched(int ep, int *fd, struct st_mysql **m);
+
+/* Every engine reconnects a broken connection after this back-off. */
+#define SQL_RETRY_NS 100000000ULL
+
+/* What one engine thread counted; summed over threads for the record. */
+struct sql_stats {
+	uint64_t stmts, setup_stmts, teardown_stmts, connects;
+	uint64_t kinds[SQL_WL_MAX_KINDS];
+	uint64_t err[SQL_E_N];
+	uint64_t end_at;	/* when the thread's last connection ended */
+	struct hist lat;
+};
+
+/* The run, shared read-only by every engine thread but for the start
+ * handshake: each connection adds 1 to setup_done once it is ready (or
+ * gave up), then the main thread sets start_ns/end_ns and go. */
+struct sql_run {
+	const struct sql_workload *wl;
+	struct sql_wl_cfg cfg;
+	struct sql_target tg;
+	unsigned threads, conns;
+	uint64_t duration_ns, timeout_ns;
+	double rate;
+	atomic_uint setup_done;
+	atomic_int go;		/* the measured interval has started */
+	uint64_t start_ns, end_ns;	/* valid once go is set */
+};
 
 /* `benchboot sql --workload=ops|mix|point-select [-t N] [-c N] [-d DUR]
  * [--rate R] [--rows N] [--table NAME] [--seed N] [--keep]

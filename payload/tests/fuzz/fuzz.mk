@@ -16,3 +16,5 @@ fuzz_proc_parse_SRCS := sample_linux.c
 FUZZ_TARGETS += report
 fuzz_report_SRCS := report.c report_html.c hist.c rstats.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_report: FUZZ_CFLAGS += -lcjson -lm
+FUZZ_TARGETS += mysql_wire
+fuzz_mysql_wire_SRCS := mysql_wire.c

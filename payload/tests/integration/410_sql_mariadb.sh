@@ -32,13 +32,13 @@ sysbench oltp_point_select --db-driver=mysql --mysql-socket="$MARIADB_SOCK" \
 	--mysql-user=bench --mysql-password=bench --mysql-db=bench \
 	--tables=1 --table-size=2000 prepare >"$RUN_DIR/sb.log" 2>&1
 check_eq "sysbench prepares sbtest1" "$?" 0
-s0=$(st Com_select)
+s0=$(st Com_select); x0=$(st Com_stmt_execute); p0=$(st Com_stmt_prepare)
 q0=$(st Questions)
 f=$RUN_DIR/ps.json
 $BB sql --workload=point-select -t 2 -c 8 -d 2s $CONN --json >"$f"
 check_eq "point-select: exits 0" "$?" 0
 q1=$(st Questions)
-s1=$(st Com_select)
+s1=$(st Com_select); x1=$(st Com_stmt_execute); p1=$(st Com_stmt_prepare)
 n=$(j "$f" .counters.statements)
 c=$(j "$f" .counters.connects)
 check "point-select: statements were sent ($n)" [ "$n" -gt 1000 ]
@@ -46,7 +46,11 @@ check_eq "point-select: the table's size was detected" \
 	"$(j "$f" .params.rows)" 2000
 # +1: the MAX(id) that found the table's size.
 check_eq "point-select: the server ran every SELECT" $((s1 - s0)) $((n + 1))
-# Each session also ends with a quit the server counts.
+# Our own binary-protocol path: one prepare per session, then executes.
+check_eq "point-select: Com_stmt_execute = statements" $((x1 - x0)) "$n"
+check_eq "point-select: one COM_STMT_PREPARE per session" $((p1 - p0)) "$c"
+# Each session also ends with a quit the server counts; prepares are
+# not in Questions.
 check_eq "point-select: Questions = statements + quits" \
 	$((q1 - q0 - ov)) $((n + 1 + 1 + c))
 check_eq "point-select: 8 connections" "$c" 8
@@ -55,12 +59,19 @@ check_eq "point-select: one latency sample per statement" \
 	"$(j "$f" .latency.count)" "$n"
 check_eq "point-select: record schema" "$(j "$f" .schema)" \
 	benchboot.workload/1
-# The connector's non-blocking API needs its context switch, which musl
-# builds only have on x86_64 (and i386/aarch64) (docs/sql.md).
-want=blocking
-case ${ARCH:-x86_64} in x86_64|i386|aarch64) want=nonblocking ;; esac
-check_eq "point-select: $want engine on ${ARCH:-x86_64}" \
-	"$(j "$f" .params.engine)" $want
+check_eq "point-select: wire engine" "$(j "$f" .params.engine)" wire
+
+# --- point-select over the Unix socket ------------------------------------
+x0=$(st Com_stmt_execute)
+f=$RUN_DIR/ps-unix.json
+$BB sql --workload=point-select -c 2 -d 1s --rows 2000 \
+	--socket "$MARIADB_SOCK" --user bench --password bench --db bench \
+	--json >"$f"
+x1=$(st Com_stmt_execute)
+n=$(j "$f" .counters.statements)
+check "unix socket: statements were sent ($n)" [ "$n" -gt 100 ]
+check_eq "unix socket: Com_stmt_execute = statements" $((x1 - x0)) "$n"
+check_eq "unix socket: no errors" "$(j "$f" '[.errors[]] | add')" 0
 
 # --- open loop: the rate is held ------------------------------------------
 f=$RUN_DIR/rate.json
@@ -95,6 +106,12 @@ check_eq "mix: Questions = statements + setup + teardown + quits" \
 	$(j "$f" .counters.teardown_statements) + \
 	$(j "$f" .counters.connects)))
 check_eq "mix: no errors" "$(j "$f" '[.errors[]] | add')" 0
+# The connector's non-blocking API needs its context switch, which musl
+# builds only have on x86_64 (and i386/aarch64) (docs/sql.md).
+want=blocking
+case ${ARCH:-x86_64} in x86_64|i386|aarch64) want=nonblocking ;; esac
+check_eq "mix: $want engine on ${ARCH:-x86_64}" \
+	"$(j "$f" .params.engine)" $want
 check_eq "mix: its tables are dropped" "$($M -e "SELECT COUNT(*) FROM
 	information_schema.tables WHERE table_name LIKE 'bb_mix%'")" 0
 
@@ -132,6 +149,18 @@ check "refused: connect errors counted ($(j "$f" .errors.connect))" \
 	[ "$(j "$f" .errors.connect)" -gt 0 ]
 check_eq "refused: nothing measured" "$(j "$f" .counters.statements)" 0
 check "refused: ends on time ($((t1 - t0)) s)" [ $((t1 - t0)) -le 5 ]
+
+f=$RUN_DIR/refused-ps.json
+t0=$(date +%s)
+$BB sql --workload=point-select --rows 100 -c 2 -d 1s --timeout 1s \
+	--host 127.0.0.1 --port "$port" --user bench --password bench --json \
+	>"$f"
+check_eq "refused point-select: exits 0 with a result" "$?" 0
+t1=$(date +%s)
+check "refused point-select: connect errors counted" \
+	[ "$(j "$f" .errors.connect)" -gt 0 ]
+check "refused point-select: ends on time ($((t1 - t0)) s)" \
+	[ $((t1 - t0)) -le 5 ]
 
 f=$RUN_DIR/sqlerr.json
 $BB sql --workload=point-select --table=no_such_table --rows 100 -c 2 \
