@@ -447,7 +447,10 @@ static void ps_tick(struct ps_thr *t)
 
 	if (!t->going && !t->stopping && atomic_load(&run->go)) {
 		t->going = 1;
-		lg_pace_init(&t->pace, run->start_ns, run->rate / run->threads);
+		/* This thread's share of the rate: on ppc64le there is a
+		 * thread per connection whatever -t says. */
+		lg_pace_init(&t->pace, run->start_ns,
+			     run->rate * t->n / run->conns);
 		for (i = 0; i < t->n; i++)
 			if (t->conns[i].state == C_IDLE)
 				ps_next(&t->conns[i]);
