@@ -53,7 +53,12 @@ endif
 # qemu-tests/ppc64le/030_pseries_netboot.
 GRUB_NET_LIB := $(GRUB_LIB)/$(GRUB_NET_PLATFORM)
 GRUB_NET :=
+GRUB_NET_RELATIVE :=
 ifeq ($(GRUB_NET_PLATFORM),powerpc-ieee1275)
+# The tree may sit in a subdirectory of the TFTP root (netboot/serve puts
+# it under ppc64le/): core.elf gets an empty prefix, so GRUB takes grub/
+# from the bootfile's path, and grub.cfg's paths are relative to it.
+GRUB_NET_RELATIVE := 1
 HOST_PACKAGES += gcc-powerpc-linux-gnu gcc make bison flex
 GRUB_NET_LIB := $(abspath $(BUILD))/grub-net/$(GRUB_NET_PLATFORM)
 GRUB_NET := $(STAMPS)/grub-net
@@ -196,8 +201,16 @@ $(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 		-d $(GRUB_NET_LIB) >$(BUILD)/netboot.log 2>&1 || \
 		{ echo "error: grub-mknetdir failed, see $(BUILD)/netboot.log" >&2; \
 		  exit 1; }; } && \
+	$(if $(GRUB_NET_RELATIVE),\
+	{ grub-mkimage -d $(GRUB_NET_LIB) -O $(GRUB_NET_PLATFORM) -p '' \
+		-o $$t/grub/$(GRUB_NET_PLATFORM)/core.elf tftp ofnet \
+		>>$(BUILD)/netboot.log 2>&1 || \
+		{ echo "error: grub-mkimage failed: see $(BUILD)/netboot.log" >&2; \
+		  exit 1; }; } && \
+	GRUB_RELATIVE=1 SERVER_INITRD=$(call server_initrd,) \
+		netboot/menu.sh grub $(KERNEL_FILE) initramfs.cpio.gz,\
 	SERVER_INITRD=$(call server_initrd,/) \
-		netboot/menu.sh grub /$(KERNEL_FILE) /initramfs.cpio.gz \
+		netboot/menu.sh grub /$(KERNEL_FILE) /initramfs.cpio.gz) \
 		>$$t/grub/grub.cfg && \
 	SERVER_INITRD=$(call server_initrd,) \
 		netboot/menu.sh ipxe $(KERNEL_FILE) initramfs.cpio.gz \
