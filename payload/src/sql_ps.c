@@ -125,6 +125,20 @@ static void ps_watch(struct ps_conn *c, int fd)
 		epoll_ctl(c->t->ep, EPOLL_CTL_ADD, fd, &e);
 }
 
+/* Watches the connector's current socket: a host with several addresses
+ * gets a socket per try.  Returns it. */
+static int ps_track_fd(struct ps_conn *c)
+{
+	int fd = (int)mysql_get_socket(c->m);
+
+	if (fd != c->fd) {
+		if (c->fd >= 0)
+			epoll_ctl(c->t->ep, EPOLL_CTL_DEL, c->fd, NULL);
+		ps_watch(c, fd);
+	}
+	return fd;
+}
+
 /* Sends len bytes of buf, the rest when the socket is writable again.
  * Returns 0, or -1 when the connection broke (and was closed). */
 static int ps_send(struct ps_conn *c, const uint8_t *buf, uint32_t len)
@@ -169,14 +183,10 @@ static void ps_connected(struct ps_conn *c)
 	struct ps_thr *t = c->t;
 	unsigned long cl = 0, srv = 0, ext = 0;
 	uint64_t caps;
-	int fd = (int)mysql_get_socket(c->m);
+	int fd;
 
 	t->st->connects++;
-	if (fd != c->fd) {
-		if (c->fd >= 0)
-			epoll_ctl(t->ep, EPOLL_CTL_DEL, c->fd, NULL);
-		ps_watch(c, fd);
-	}
+	fd = ps_track_fd(c);
 	if (!SQL_NONBLOCK)
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	mariadb_get_infov(c->m, MARIADB_CONNECTION_CLIENT_CAPABILITIES, &cl);
@@ -212,7 +222,7 @@ static void ps_connected(struct ps_conn *c)
 static void ps_connect_step(struct ps_conn *c, int ready)
 {
 	struct ps_thr *t = c->t;
-	int st, fd, cls;
+	int st, cls;
 
 #if SQL_NONBLOCK
 	st = ready ? mysql_real_connect_cont(&c->cret, c->m, ready) :
@@ -227,13 +237,7 @@ static void ps_connect_step(struct ps_conn *c, int ready)
 				     t->run->tg.port, t->run->tg.socket, 0);
 #endif
 	if (st) {
-		/* A host with several addresses gets a socket per try. */
-		fd = (int)mysql_get_socket(c->m);
-		if (fd != c->fd) {
-			if (c->fd >= 0)
-				epoll_ctl(t->ep, EPOLL_CTL_DEL, c->fd, NULL);
-			ps_watch(c, fd);
-		}
+		ps_track_fd(c);
 		c->cstatus = st;
 		return;
 	}
