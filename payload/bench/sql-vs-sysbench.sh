@@ -6,7 +6,9 @@
 # (Com_select + Com_stmt_execute), queries/s, and client CPU per query
 # (user + system from getrusage, via /usr/bin/time, the same for both).
 # sysbench runs twice: its default (prepared statements, as the issue's
-# reference figures) and --db-ps-mode=disable (plain queries, as ours).
+# reference figures and as ours: benchboot's point-select prepares its
+# SELECT and executes it in the binary protocol) and --db-ps-mode=disable
+# (plain text queries, as our point-select sent before 2026-12-01).
 # Target (issue 5): our CPU/query <= 0.5 x sysbench's.
 # Not a test: the figures depend on the machine and on what else runs.
 set -u
