@@ -106,14 +106,16 @@ qt_timeout() { echo $(($1 * QT_SLOW)); }
 # qt_start NAME QEMU-ARGS...: start one VM in the background; its serial
 # console goes to $QT_DIR/NAME.log.  Sets QT_LOG, QT_PID and QT_T0 (start
 # time in ms).  QT_WRAP (e.g. "ip netns exec NS") prefixes QEMU; it must
-# exec QEMU, so that QT_PID is QEMU's.
+# exec QEMU, so that QT_PID is QEMU's.  QT_QEMU is the QEMU program and
+# machine (an architecture's lib.sh sets its own before sourcing this).
+QT_QEMU=${QT_QEMU:-"qemu-system-x86_64 -accel $QT_ACCEL -m 512 -smp 1"}
 qt_start() {
 	local name=$1
 	shift
 	QT_LOG=$QT_DIR/$name.log
 	: >"$QT_LOG"
 	QT_T0=$(date +%s%3N)
-	${QT_WRAP:-} qemu-system-x86_64 -accel "$QT_ACCEL" -m 512 -smp 1 \
+	${QT_WRAP:-} $QT_QEMU \
 		-display none -no-reboot -monitor none -serial "file:$QT_LOG" "$@" \
 		>"$QT_DIR/$name.qemu.log" 2>&1 &
 	QT_PID=$!
@@ -189,8 +191,10 @@ qt_ready() {
 # qt_secs MS: milliseconds as seconds with one decimal.
 qt_secs() { echo "$(($1 / 1000)).$(($1 % 1000 / 100))"; }
 
-# qt_tail: the end of the current console log, as TAP diagnostics.
-qt_tail() { tail -n 15 "$QT_LOG" | sed 's/^/#   | /'; }
+# qt_tail: the end of the current console log, as TAP diagnostics; it ends
+# with a newline even when the console stopped mid-line (firmware and GRUB
+# prompts), so the next TAP line stands.
+qt_tail() { tail -n 15 "$QT_LOG" | sed -e 's/^/#   | /' -e '$a\'; }
 
 # qt_ip: the address the READY line reported.
 qt_ip() {

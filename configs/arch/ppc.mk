@@ -31,6 +31,9 @@ KERNEL_ARCH := powerpc
 KERNEL_DEFCONFIG := pmac32_defconfig
 KERNEL_FRAGMENT := configs/kernel-ppc.fragment
 KERNEL_FILE := vmlinux
+# The built-in kernel is a 14 MB ELF (stripped), the initramfs 2 MB: over
+# x86_64's 16 MB budget for kernel + initramfs.
+INITRAMFS_BUDGET_KB := 24576
 # The screen and the Mac's Zilog serial port, which pmac32_defconfig names
 # ttyS0 (SERIAL_PMACZILOG_TTYS).
 export BOOT_CONSOLE := console=tty0 console=ttyS0

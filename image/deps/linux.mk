@@ -56,7 +56,9 @@ LINUX_ROOT := $(BUILD)/linux
 LINUX_SRC := $(BUILD)/linux-src
 LINUX_OBJ := $(BUILD)/linux-obj
 LINUX_UNPACKED := $(STAMPS)/linux.built
-LINUX_SRC_STAMP := $(STAMPS)/linux.src
+# Keyed by the pinned version: only a new pin unpacks afresh (and so
+# rebuilds everything); an edit of this recipe does not.
+LINUX_SRC_STAMP := $(STAMPS)/linux.src-$(linux_VERSION)
 LINUX_MAKE := $(MAKE) -C $(LINUX_SRC) O=$(LINUX_OBJ) ARCH=$(KERNEL_ARCH) \
 	CROSS_COMPILE=$(CROSS_COMPILE) KBUILD_BUILD_USER=benchboot \
 	KBUILD_BUILD_HOST=benchboot
@@ -65,16 +67,18 @@ LINUX_MAKE := $(MAKE) -C $(LINUX_SRC) O=$(LINUX_OBJ) ARCH=$(KERNEL_ARCH) \
 # shared machine's benchmarks).
 KERNEL_LOCK ?=
 
-$(LINUX_SRC_STAMP): $(linux_FETCHED)
+$(LINUX_SRC_STAMP): | $(linux_FETCHED)
 	@echo "  UNPACK  linux-source $(linux_VERSION)"
-	$(Q)rm -rf $(LINUX_SRC) $(LINUX_OBJ) && mkdir -p $(LINUX_SRC)
+	$(Q)rm -rf $(LINUX_SRC) $(LINUX_OBJ) $(STAMPS)/linux.src-* && \
+	mkdir -p $(LINUX_SRC)
 	$(Q)dpkg-deb --fsys-tarfile $(linux_DEBFILE) | \
 		tar -xO --wildcards './usr/src/linux-source-*.tar.xz' | \
 		tar -xJ -C $(LINUX_SRC) --strip-components=1
 	$(Q)mkdir -p $(@D) && touch $@
 
 $(LINUX_UNPACKED): $(LINUX_SRC_STAMP) $(KERNEL_FRAGMENT) \
-		configs/arch/$(ARCH).mk
+		configs/arch/$(ARCH).mk image/deps/linux.mk \
+		image/deps/kconfig-check.sh
 	@echo "  KERNEL  linux $(linux_VERSION) $(KERNEL_DEFCONFIG) +" \
 		"$(notdir $(KERNEL_FRAGMENT)), see $(BUILD)/linux-build.log"
 	$(Q)mkdir -p $(LINUX_OBJ) && \
@@ -96,6 +100,8 @@ $(LINUX_UNPACKED): $(LINUX_SRC_STAMP) $(KERNEL_FRAGMENT) \
 	$(CROSS_COMPILE)strip -o $(LINUX_ROOT)/boot/$(KERNEL_FILE)-$(LINUX_KVER) \
 		$(LINUX_OBJ)/vmlinux && \
 	cp $(LINUX_OBJ)/.config $(LINUX_ROOT)/boot/config-$(LINUX_KVER) && \
+	cd $(LINUX_ROOT)/lib/modules/$(LINUX_KVER) && \
+	touch modules.order modules.builtin modules.builtin.modinfo && \
 	depmod -b $(LINUX_ROOT) $(LINUX_KVER)
 	$(Q)mkdir -p $(@D) && touch $@
 endif
