@@ -10,16 +10,21 @@ QT_CONSOLE=console=hvc0
 
 # qt_start NAME QEMU-ARGS...: as ../lib.sh's, on qemu-system-ppc64
 # -M pseries; the serial console (SLOF's and the kernel's hvc0) goes to
-# $QT_DIR/NAME.log.
+# $QT_DIR/NAME.log.  With QT_CONSOLE_SOCK set, the console is also that
+# socket, for qt_type (QEMU logs it whether or not anyone is connected).
 qt_start() {
-	local name=$1
+	local name=$1 serial
 	shift
 	QT_LOG=$QT_DIR/$name.log
 	: >"$QT_LOG"
 	QT_T0=$(date +%s%3N)
+	serial="-serial file:$QT_LOG"
+	[ -n "${QT_CONSOLE_SOCK:-}" ] && serial="-chardev socket,id=con,\
+path=$QT_CONSOLE_SOCK,server=on,wait=off,logfile=$QT_LOG -serial chardev:con"
+	# shellcheck disable=SC2086
 	${QT_WRAP:-} qemu-system-ppc64 -M pseries -accel tcg -m 1024 -smp 1 \
 		-display none -vga none -no-reboot -monitor none \
-		-serial "file:$QT_LOG" "$@" >"$QT_DIR/$name.qemu.log" 2>&1 &
+		$serial "$@" >"$QT_DIR/$name.qemu.log" 2>&1 &
 	QT_PID=$!
 	QT_PIDS="$QT_PIDS $QT_PID"
 	echo "$*" >"$QT_DIR/$name.cmd"
@@ -28,3 +33,11 @@ qt_start() {
 # qt_tail: as ../lib.sh's, but ends with a newline even when the console
 # stopped mid-line (SLOF and GRUB prompts), so the next TAP line stands.
 qt_tail() { tail -n 15 "$QT_LOG" | sed -e 's/^/#   | /' -e '$a\'; }
+
+# qt_type TEXT: type TEXT (printf %b escapes: '\033[B' is the down arrow)
+# into the console of the VM started with QT_CONSOLE_SOCK: on pseries
+# GRUB and SLOF read their keys from there, not from a keyboard.
+qt_type() {
+	printf '%b' "$1" | socat -t 1 - "UNIX-CONNECT:$QT_CONSOLE_SOCK" \
+		>/dev/null 2>&1
+}
