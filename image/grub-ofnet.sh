@@ -4,17 +4,18 @@
 # source SRC (patches applied) with the allocation bookworm's security
 # backport dropped; WORK is a scratch build directory.  Log on stdout.
 #
-# Why: Debian's "net: Use safe math macros to prevent overflows"
-# (debian/patches/cve-2025-jan, 2.06-13+deb12u1) replaced, in ofnet.c's
+# Why: GRUB's "net: Use safe math macros to prevent overflows" (upstream,
+# January 2025 security series; Debian's
+# debian/patches/cve-2025-jan, 2.06-13+deb12u1 on) replaced, in ofnet.c's
 # search_net_devices(), `ofdata->path = grub_malloc (...)` by a grub_add()
 # size check and lost the grub_malloc() itself, so ofdata->path stays
 # whatever grub_malloc() left there: ofnet registers no card (SLOF's
 # spapr-vlan and virtio-net alike), the boot location has no device,
 # grub-mknetdir's image stops at "variable `root' isn't set" and net_bootp
-# says "no network card found".  Upstream's version of the same change
-# has `ofdata->path = grub_malloc (sz);` after the check; this restores
-# exactly that line.  When SRC already has it (Debian fixed it), OUT is
-# MODS unchanged.
+# says "no network card found".  Upstream has since put the line back
+# ("ieee1275/ofnet: Fix grub_malloc() removed after added safe math");
+# Debian's bookworm package does not have that yet.  This restores the
+# same line.  When SRC already has it, OUT is MODS unchanged.
 #
 # Only ofnet.module is compiled (with the 32-bit big-endian cross gcc, as
 # GRUB for Open Firmware is 32-bit BE code), then wrapped as genmod.sh
