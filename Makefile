@@ -1,7 +1,7 @@
 # benchboot: the one entry point.  `make` builds everything for ARCH,
 # `make test` runs every test; see README.md and docs/developer.md.
 #
-#   ARCH=x86_64|ppc64le   target architecture (configs/arch/$(ARCH).mk)
+#   ARCH=x86_64|ppc64le|ppc  target architecture (configs/arch/$(ARCH).mk)
 #   O=out                 out-of-tree output directory
 #   DL_DIR=dl             download cache, kept across `make clean`
 #   V=1                   show full commands
@@ -160,7 +160,7 @@ distclean: clean
 	rm -rf $(DL_DIR)
 
 help:
-	@echo 'make [ARCH=x86_64|ppc64le] [O=out] [DL_DIR=dl] [V=1] TARGET'
+	@echo 'make [ARCH=x86_64|ppc64le|ppc] [O=out] [DL_DIR=dl] [V=1] TARGET'
 	@echo '  all      everything for ARCH (default)'
 	@echo '  deps     install the Debian packages the build needs'
 	@echo '  test     every test (unit, integration, fuzz, QEMU) of every ARCH,'
