@@ -13,13 +13,15 @@ busybox_SHA256 := \
 $(eval $(call debian_source,busybox))
 
 BUSYBOX := $(OUT)/busybox/busybox
+# BusyBox is Kbuild: our own command-line O= reaches it through MAKEFLAGS
+# and would make it build out of tree (into our O=), so it gets an empty O=.
 $(BUSYBOX): $(busybox_FETCHED) $(SYSROOT_HEADERS) configs/busybox.config
 	@echo "  BUILD   busybox $(busybox_VERSION)"
 	$(Q)$(call unpack_source,busybox,$(BUILD)/busybox)
 	$(Q)cp configs/busybox.config $(BUILD)/busybox/.config
 	$(Q)cd $(BUILD)/busybox && \
-	{ yes '' | $(MAKE) oldconfig && \
-	  $(MAKE) -j$(JOBS) CC=$(TARGET_CC) HOSTCC=gcc \
+	{ yes '' | $(MAKE) O= oldconfig && \
+	  $(MAKE) O= -j$(JOBS) CC=$(TARGET_CC) HOSTCC=gcc \
 		CROSS_COMPILE=$(CROSS_COMPILE) EXTRA_CFLAGS="$(ARCH_CFLAGS)" \
 		busybox; } >../busybox.log 2>&1 || \
 		{ echo "error: busybox build failed, see $(BUILD)/busybox.log" >&2; exit 1; }
