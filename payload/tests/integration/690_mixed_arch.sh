@@ -1,7 +1,7 @@
 #!/bin/sh
 # 690_mixed_arch.sh: agents of two architectures in one run, in network
-# namespaces on one host: a ppc64le server agent and a ppc64le controller
-# (both under qemu-user) with two x86_64 clients; the ppc64le controller
+# namespaces on one host: a PowerPC server agent and a PowerPC controller
+# (both under qemu-user) with two x86_64 clients; the PowerPC controller
 # syncs clocks, runs the suite and merges the x86_64 clients' records and
 # histograms into the result document.  Needs both builds (`make` and
 # `make ARCH=ppc64le`, from the same tree); skipped, saying so, without.
@@ -12,14 +12,21 @@
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"
 SUITES=$(cd "$(dirname "$0")/suites" && pwd)
-# This run's own binary for its ARCH, the other arch's from its out/.
-X86=$O/x86_64/bin/benchboot PPC=$O/ppc64le/bin/benchboot
+# The PowerPC side is ARCH's own build when ARCH is a PowerPC one (ARCH=ppc
+# is 32-bit big-endian: byte order and word size then cross the protocol,
+# the histograms and the merge), else ppc64le's from its out/.
+case $ARCH in
+ppc | ppc64le) PARCH=$ARCH ;;
+*) PARCH=ppc64le ;;
+esac
+X86=$O/x86_64/bin/benchboot PPC=$O/$PARCH/bin/benchboot
 case $ARCH in
 x86_64) X86=$BENCHBOOT ;;
-ppc64le) PPC=$BENCHBOOT ;;
+ppc | ppc64le) PPC=$BENCHBOOT ;;
 esac
-X86=${BENCHBOOT_X86_64:-$X86} PPC=${BENCHBOOT_PPC64LE:-$PPC}
-QPPC=qemu-ppc64le-static
+X86=${BENCHBOOT_X86_64:-$X86}
+[ "$PARCH" = ppc64le ] && PPC=${BENCHBOOT_PPC64LE:-$PPC}
+QPPC=qemu-$PARCH-static
 jqt() { jq -e "$@" >/dev/null; }
 
 cleanup() { netns_cleanup; servers_stop; }
@@ -27,10 +34,19 @@ trap cleanup EXIT
 
 for need in "$X86" "$PPC"; do
 	[ -x "$need" ] && continue
-	skip "mixed-arch run needs $need (make; make ARCH=ppc64le)"
+	skip "mixed-arch run needs $need (make; make ARCH=$PARCH)"
 	tap_done
 	exit 0
 done
+if [ "$PARCH" = ppc ]; then
+	# Reproduced with a three-line getifaddrs() program built with our
+	# musl: it spins forever under qemu-ppc-static and lists 9 links
+	# under qemu-ppc64le-static.  On mac99 (qemu-system) it is native.
+	skip "qemu-user 7.2 hangs a 32-bit big-endian guest in musl's" \
+		"getifaddrs() (its netlink translation), which every agent calls"
+	tap_done
+	exit 0
+fi
 if ! command -v "$QPPC" >/dev/null; then
 	skip "mixed-arch run needs $QPPC (qemu-user-static)"
 	tap_done
@@ -53,7 +69,7 @@ check "nginx on 10.77.0.1:80" netns_nginx srv 10.77.0.1 80 "$RUN_DIR/www" \
 	"$RUN_DIR/nginx"
 
 # Agents first (they retry until the controller is there), then the
-# ppc64le controller; qemu-user makes its clock exchanges slower, not
+# PowerPC controller; qemu-user makes its clock exchanges slower, not
 # different.
 netns_spawn c1 "$RUN_DIR/c1.log" "$X86" agent --role=client \
 	--controller 10.77.0.2 --once
@@ -68,7 +84,7 @@ netns_exec ctl "$QPPC" "$PPC" agent --role=controller --id ctl-ppc \
 	>"$RUN_DIR/ctl.out" 2>"$RUN_DIR/ctl.log"
 rc=$?
 diag "controller finished in $(($(date +%s) - start)) s"
-check_eq "ppc64le controller exit status" "$rc" 0
+check_eq "$PARCH controller exit status" "$rc" 0
 [ $rc = 0 ] || sed 's/^/#   /' "$RUN_DIR/ctl.log" | tail -30
 
 res=$(cat "$RUN_DIR/ctl.out")
@@ -77,12 +93,12 @@ if ! check "result written: $res" test -s "$res"; then
 	exit 1
 fi
 arch() { jq -r ".environment.hosts[] | select(.id == \"$1\") | .arch" "$res"; }
-check_eq "the ppc64le controller wrote it" "$(jq -r .controller "$res") \
-$(arch ctl-ppc)" "ctl-ppc ppc64le"
+check_eq "the $PARCH controller wrote it" "$(jq -r .controller "$res") \
+$(arch ctl-ppc)" "ctl-ppc $PARCH"
 check_eq "c1 said hello as x86_64" "$(arch client-525400bb000b)" x86_64
 check_eq "c2 said hello as x86_64" "$(arch client-525400bb000c)" x86_64
-check_eq "the server said hello as ppc64le" "$(arch server-525400bb0001)" \
-	ppc64le
+check_eq "the server said hello as $PARCH" \
+	"$(arch server-525400bb0001)" "$PARCH"
 check "every agent has a clock offset and rtt" jqt '[.environment.hosts[] |
 	select(.role != "controller") | select(.clock.rtt_ns > 0)] |
 	length == 3' "$res"
@@ -94,7 +110,7 @@ per=$(jq -c "[$st | .repeats[0].clients[] |
 diag "per client: $per"
 check "both clients measured requests" jqt "[$st | .repeats[0].clients[] |
 	.records[0].record.counters.requests > 0] == [true, true]" "$res"
-# The exact merge across architectures: the ppc64le controller's merged
+# The exact merge across architectures: the PowerPC controller's merged
 # histogram holds every sample the x86_64 clients recorded.
 sum=$(jq "[$st | .repeats[0].clients[].records[0].record.latency.count] |
 	add" "$res")
