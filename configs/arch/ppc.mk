@@ -6,8 +6,9 @@
 
 CROSS_COMPILE ?= powerpc-linux-gnu-
 # Debian's name for the architecture (musl's and the payload's labels only:
-# nothing is downloaded for it).
+# nothing is downloaded for it, so `make pins` resolves no server stack).
 DEB_ARCH := powerpc
+ARCH_NO_DEBS := 1
 GNU_TRIPLET := powerpc-linux-gnu
 # The cross toolchain's linux-libc-dev-powerpc-cross holds the UAPI headers.
 KERNEL_HEADERS := /usr/powerpc-linux-gnu/include/linux \

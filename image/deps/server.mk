@@ -51,8 +51,11 @@ server-overlay: $(SERVER_OVERLAY)
 fetch-server: $(SERVER_FETCHED)
 
 # `make pins` re-resolves the lock too (pin.sh handles one package per
-# recipe; the stack is a closure of packages).
+# recipe; the stack is a closure of packages), on every architecture that
+# Debian's archive has binary packages for (ARCH_NO_DEBS: not ppc).
+ifeq ($(ARCH_NO_DEBS),)
 pins: pins-server
+endif
 pins-server: $(HOST_DEPS_STAMP)
 	$(Q)image/deps/pin-list.sh server $(SERVER_CONF)/packages.list \
 		$(SERVER_CONF)/files.list $(SERVER_LOCK) $(DL_DIR) $(DEB_ARCH)
