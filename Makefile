@@ -119,7 +119,7 @@ ifneq ($(filter command line,$(origin ARCH) $(origin PAYLOAD_BUILD) \
 	$(origin BENCHBOOT)),)
 TEST_ARCHES ?= $(ARCH)
 else
-TEST_ARCHES ?= x86_64 ppc64le
+TEST_ARCHES ?= x86_64 ppc64le ppc
 endif
 TEST_TOTALS := $(O)/test-totals
 
