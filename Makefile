@@ -125,7 +125,7 @@ TEST_TOTALS := $(O)/test-totals
 
 test: $(TEST_DEPS_STAMP)
 	$(Q)for a in $(TEST_ARCHES); do \
-		$(MAKE) --no-print-directory ARCH=$$a $(TEST_PREREQS) || \
+		$(MAKE) --no-print-directory ARCH=$$a test-prereqs || \
 		exit 1; done
 	$(Q)rm -f $(TEST_TOTALS); rc=0; \
 	for a in $(TEST_ARCHES); do \
@@ -137,6 +137,10 @@ test: $(TEST_DEPS_STAMP)
 		print "# all architectures ($(TEST_ARCHES)): " s " skipped"; \
 		print p " passed, " f " failed" }' $(TEST_TOTALS); \
 	exit $$rc
+
+# One architecture's builds for its tests (a cross ARCH builds no fuzzers).
+.PHONY: test-prereqs
+test-prereqs: $(TEST_PREREQS)
 
 # One architecture's tests (its builds must be there: `test` makes them).
 .PHONY: test-arch
