@@ -100,6 +100,28 @@ int util_err(const char *cmd, int err, const char *fmt, ...)
 	return err ? -err : -EINVAL;
 }
 
+int util_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+char *util_hostname(char *buf, size_t len)
+{
+	if (!len)
+		return buf;
+	if (gethostname(buf, len) != 0 || !buf[0])
+		snprintf(buf, len, "unknown");
+	buf[len - 1] = '\0';
+	return buf;
+}
+
 void util_fsync_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -36,4 +36,15 @@ void util_fsync_dir(const char *dir);
 int util_err(const char *cmd, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Formats a message into err (errlen bytes; nothing when err is NULL or
+ * errlen 0) and returns rc: the one helper behind every parser's
+ * `return util_fail(err, errlen, -EINVAL, "line %d: ...", n);`. */
+int util_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* This host's name into buf (len bytes, always NUL-terminated): the
+ * kernel's hostname, or "unknown" when it has none or cannot be read.
+ * Returns buf. */
+char *util_hostname(char *buf, size_t len);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -81,6 +82,25 @@ static void atomic_cases(void)
 	rmdir(dir);
 }
 
+/* util_fail formats into err when there is room and always returns rc;
+ * util_hostname never leaves buf empty or unterminated. */
+static void message_cases(void)
+{
+	char err[10] = "x", host[4];
+
+	TAP_EQ_INT(util_fail(err, sizeof(err), -ERANGE, "line %d: %s", 7,
+			     "too big"), -ERANGE, "util_fail returns rc");
+	TAP_EQ_STR(err, "line 7: t", "util_fail truncates to errlen");
+	TAP_EQ_INT(util_fail(NULL, 0, -EINVAL, "%s", "no buffer"), -EINVAL,
+		   "util_fail without a buffer");
+	TAP_EQ_INT(util_fail(err, 0, -EIO, "%s", "zero"), -EIO,
+		   "util_fail with errlen 0");
+	TAP_EQ_STR(err, "line 7: t", "errlen 0 leaves err alone");
+	util_hostname(host, sizeof(host));
+	tap_ok(host[0] != '\0' && strlen(host) < sizeof(host),
+	       "util_hostname fills and terminates a short buffer");
+}
+
 int main(void)
 {
 	size_t i;
@@ -105,5 +125,6 @@ int main(void)
 		       (unsigned long long)counts[i].max, counts[i].rc);
 	}
 	atomic_cases();
+	message_cases();
 	return tap_done();
 }
