@@ -8,6 +8,8 @@
 #include "tap.h"
 
 #define HEAD "suite t\nversion 1\n"
+#define X8 " x x x x x x x x"
+#define X64 X8 X8 X8 X8 X8 X8 X8 X8
 
 static const struct {
 	const char *name, *text, *err;	/* err NULL: must parse */
@@ -52,6 +54,99 @@ static const struct {
 	  "t.suite:3: servers: expected a whole number 0..1" },
 	{ "NUL byte", HEAD "step a\n run http x\0y\n",
 	  "t.suite: expected text, found a NUL byte" },
+	/* Every keyword's bad input, whole messages. */
+	{ "step without name", HEAD "step\n run http x\n",
+	  "t.suite:3: step: expected one step name" },
+	{ "step two names", HEAD "step a b\n run http x\n",
+	  "t.suite:3: step: expected one step name" },
+	{ "step bad name", HEAD "step a/b\n run http x\n",
+	  "t.suite:3: step: expected a name of letters, digits, '-', '_', "
+	  "'.', got 'a/b'" },
+	{ "suite without name", "suite\nversion 1\nstep a\n run http x\n",
+	  "t.suite:1: suite: expected one suite name" },
+	{ "suite bad name", "suite a/b\nversion 1\nstep a\n run http x\n",
+	  "t.suite:1: suite: expected one name before the first step" },
+	{ "suite in step", HEAD "step a\n suite u\n run http x\n",
+	  "t.suite:4: suite: expected one name before the first step" },
+	{ "version twice", "suite t\nversion 1 2\nstep a\n run http x\n",
+	  "t.suite:2: version: expected one version" },
+	{ "version in step", HEAD "step a\n version 2\n run http x\n",
+	  "t.suite:4: version: expected one version (like 1 or 2.1) before "
+	  "the first step" },
+	{ "clients without number", HEAD "clients\nstep a\n run http x\n",
+	  "t.suite:3: clients: expected a number of clients" },
+	{ "clients zero", HEAD "clients 0\nstep a\n run http x\n",
+	  "t.suite:3: clients: expected a whole number 1..4096, got '0'" },
+	{ "clients in step", HEAD "step a\n clients 2\n run http x\n",
+	  "t.suite:4: expected a step setting (run, concurrency, warmup, "
+	  "duration, cooldown, repeats) or the next step; got 'clients'" },
+	{ "servers without number", HEAD "servers\nstep a\n run http x\n",
+	  "t.suite:3: servers: expected 0 or 1" },
+	{ "servers in step", HEAD "step a\n servers 1\n run http x\n",
+	  "t.suite:4: expected a step setting" },
+	{ "wait without duration", HEAD "wait\nstep a\n run http x\n",
+	  "t.suite:3: wait: expected a duration" },
+	{ "wait bad duration", HEAD "wait soon\nstep a\n run http x\n",
+	  "t.suite:3: wait: expected a duration like 10s, 500ms or 2m, got "
+	  "'soon'" },
+	{ "wait in step", HEAD "step a\n wait 1s\n run http x\n",
+	  "t.suite:4: expected a step setting" },
+	{ "set without value", HEAD "set a\nstep a\n run http x\n",
+	  "t.suite:3: set: expected a name and a value" },
+	{ "set bad name", HEAD "set a/b 1\nstep a\n run http x\n",
+	  "t.suite:3: set: expected a name of letters, digits, '-', '_', got "
+	  "'a/b'" },
+	{ "set in step", HEAD "step a\n set a 1\n run http x\n",
+	  "t.suite:4: expected a step setting" },
+	{ "set many words", HEAD "set v a b  c\nstep a\n run http {v}\n",
+	  NULL },
+	{ "warmup without duration", HEAD "warmup\nstep a\n run http x\n",
+	  "t.suite:3: warmup: expected a duration" },
+	{ "warmup bad in step", HEAD "step a\n warmup 1x\n run http x\n",
+	  "t.suite:4: warmup: expected a duration like 10s, 500ms or 2m, got "
+	  "'1x'" },
+	{ "duration too short in step", HEAD "step a\n duration 99ms\n"
+	  " run http x\n", "t.suite:4: duration: expected at least 100ms" },
+	{ "duration two values", HEAD "duration 1s 2s\nstep a\n run http x\n",
+	  "t.suite:3: duration: expected a duration" },
+	{ "cooldown bad", HEAD "cooldown -1s\nstep a\n run http x\n",
+	  "t.suite:3: cooldown: expected a duration like 10s, 500ms or 2m, "
+	  "got '-1s'" },
+	{ "repeats without number", HEAD "step a\n repeats\n run http x\n",
+	  "t.suite:4: repeats: expected a number of repeats" },
+	{ "repeats too many in step", HEAD "step a\n repeats 1001\n"
+	  " run http x\n",
+	  "t.suite:4: repeats: expected a whole number 1..1000, got '1001'" },
+	{ "concurrency without numbers", HEAD "step a\n concurrency\n"
+	  " run http x\n", "t.suite:4: concurrency: expected 1..16 numbers" },
+	{ "concurrency too many numbers", HEAD "step a\n concurrency 1 2 3 4 "
+	  "5 6 7 8 9 10 11 12 13 14 15 16 17\n run http x\n",
+	  "t.suite:4: concurrency: expected 1..16 numbers" },
+	{ "concurrency zero", HEAD "step a\n concurrency 1 0\n run http x\n",
+	  "t.suite:4: concurrency: expected a whole number 1..100000, got "
+	  "'0'" },
+	{ "concurrency at top", HEAD "concurrency 2\nstep a\n run http x\n",
+	  "t.suite:3: expected suite, version, repeats, clients, servers, "
+	  "wait, warmup, duration, cooldown, set or step; got 'concurrency'" },
+	{ "run without workload", HEAD "step a\n run\n",
+	  "t.suite:4: run: expected a workload and its arguments" },
+	{ "run at top", HEAD "run http x\nstep a\n run http x\n",
+	  "t.suite:3: expected suite, version" },
+	{ "too many run lines", HEAD "step a\n run a\n run b\n run c\n"
+	  " run d\n run e\n run f\n run g\n run h\n run i\n",
+	  "t.suite:12: run: expected at most 8 run lines in a step" },
+	{ "bad workload name, whole", HEAD "step a\n run ht/tp x\n",
+	  "t.suite:4: run: expected a workload name (http, sql, smtp, ...), "
+	  "got 'ht/tp'" },
+	{ "unknown placeholder, whole", HEAD "step a\n run http {nope}\n",
+	  "t.suite:4: run: unknown placeholder {nope}; expected a built-in "
+	  "(conc, total, duration, warmup, server, ...) or a 'set' "
+	  "variable" },
+	{ "too many words", HEAD "step a\n run http" X64 "\n",
+	  "t.suite:4: expected at most 64 words on a line" },
+	{ "64 words", HEAD "step a\n run" X64 "\n", NULL },
+	{ "no steps after comments", HEAD "# c\n\n",
+	  "t.suite:5: expected at least one step" },
 };
 
 static const char *lookup(void *ctx, const char *name)
