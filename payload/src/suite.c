@@ -18,6 +18,8 @@ static const char *const suite_builtins[] = {
 	"client", "clients", "id", "step", "repeat", NULL,
 };
 
+/* "FILE:LINE: message" (or "FILE: message" for line 0, a whole-file
+ * mistake) through the one formatter; returns -EINVAL. */
 static int suite_fail(char *err, size_t errlen, const char *file, int line,
 		      const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -30,13 +32,10 @@ static int suite_fail(char *err, size_t errlen, const char *file, int line,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (err && errlen) {
-		if (line > 0)
-			snprintf(err, errlen, "%s:%d: %s", file, line, msg);
-		else
-			snprintf(err, errlen, "%s: %s", file, msg);
-	}
-	return -EINVAL;
+	if (line > 0)
+		return util_fail(err, errlen, -EINVAL, "%s:%d: %s", file, line,
+				 msg);
+	return util_fail(err, errlen, -EINVAL, "%s: %s", file, msg);
 }
 
 /* Splits a line into words: blanks separate, "..." quotes (with \" and
@@ -220,8 +219,8 @@ static int suite_dur(const char *file, int line, const char *key,
 		     const char *v, uint64_t *out, char *err, size_t errlen)
 {
 	if (util_parse_duration(v, out) != 0)
-		return suite_fail(err, errlen, file, line, "%s: expected a "
-				  "duration like 10s, 500ms or 2m, got '%s'",
+		return suite_fail(err, errlen, file, line,
+				  "%s: expected a duration like 10s, 500ms or 2m, got '%s'",
 				  key, v);
 	return 0;
 }
@@ -233,8 +232,9 @@ static int suite_uint(const char *file, int line, const char *key,
 	uint64_t x;
 
 	if (util_parse_u64(v, min, max, &x) != 0)
-		return suite_fail(err, errlen, file, line, "%s: expected a "
-				  "whole number %llu..%llu, got '%s'", key,
+		return suite_fail(err, errlen, file, line,
+				  "%s: expected a whole number %llu..%llu, got '%s'",
+				  key,
 				  (unsigned long long)min,
 				  (unsigned long long)max, v);
 	*out = (unsigned)x;
@@ -256,31 +256,404 @@ void suite_free(struct suite *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Which of a step's timings its own lines set (the rest are inherited). */
+enum suite_stset {
+	SUITE_SET_WARMUP,
+	SUITE_SET_DURATION,
+	SUITE_SET_COOLDOWN,
+	SUITE_SET_REPEATS,
+	SUITE_NSET,
+};
+
 /* Fills a step's unset timings from the suite defaults. */
 static void suite_inherit(struct suite *s, struct suite_step *st,
 			  const uint8_t *set)
 {
-	if (!set[0])
+	if (!set[SUITE_SET_WARMUP])
 		st->warmup_ns = s->warmup_ns;
-	if (!set[1])
+	if (!set[SUITE_SET_DURATION])
 		st->duration_ns = s->duration_ns;
-	if (!set[2])
+	if (!set[SUITE_SET_COOLDOWN])
 		st->cooldown_ns = s->cooldown_ns;
-	if (!set[3])
+	if (!set[SUITE_SET_REPEATS])
 		st->repeats = s->repeats;
+}
+
+/* Where a keyword may appear: before the first step, inside a step. */
+enum suite_scope {
+	SUITE_TOP = 1,
+	SUITE_STEP = 2,
+	SUITE_ANY = SUITE_TOP | SUITE_STEP,
+};
+
+/* The parser's state while it walks the lines. */
+struct suite_pctx {
+	struct suite *s;
+	struct suite_step *st;		/* the current step, NULL before one */
+	uint8_t (*stset)[SUITE_NSET];	/* per step: timings set explicitly */
+	const char *file;
+	int line;
+	char **w;			/* the line's words; w[0] is the key */
+	int nw;
+	char *err;
+	size_t errlen;
+};
+
+/* One keyword: where it may appear, how many arguments it takes (max -1:
+ * any number), what the message on a wrong count says it expected
+ * (NULL: the handler checks the count itself), and its handler, which
+ * returns 0 or a negative errno with err set. */
+struct suite_kw {
+	const char *name;
+	unsigned scope;
+	int min, max;
+	const char *shape;
+	int (*fn)(struct suite_pctx *c);
+};
+
+static int suite_kw_step(struct suite_pctx *c)
+{
+	struct suite *s = c->s;
+	struct suite_step *ns;
+	uint8_t (*nset)[SUITE_NSET];
+	unsigned i;
+
+	if (!suite_name_ok(c->w[1], sizeof(ns->name) - 1))
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "step: expected a name of letters, digits, '-', '_', '.', got '%s'",
+				  c->w[1]);
+	for (i = 0; i < s->nsteps; i++)
+		if (strcmp(s->steps[i].name, c->w[1]) == 0)
+			return suite_fail(c->err, c->errlen, c->file, c->line,
+					  "step: expected a new name, '%s' is already used on line %d",
+					  c->w[1], s->steps[i].line);
+	ns = realloc(s->steps, (s->nsteps + 1) * sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	s->steps = ns;
+	nset = realloc(c->stset, (s->nsteps + 1) * sizeof(*nset));
+	if (!nset)
+		return -ENOMEM;
+	c->stset = nset;
+	memset(c->stset[s->nsteps], 0, sizeof(c->stset[0]));
+	c->st = &s->steps[s->nsteps++];
+	memset(c->st, 0, sizeof(*c->st));
+	snprintf(c->st->name, sizeof(c->st->name), "%s", c->w[1]);
+	c->st->line = c->line;
+	return 0;
+}
+
+static int suite_kw_suite(struct suite_pctx *c)
+{
+	if (c->st || !suite_name_ok(c->w[1], sizeof(c->s->name) - 1))
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "suite: expected one name before the first step");
+	snprintf(c->s->name, sizeof(c->s->name), "%s", c->w[1]);
+	return 0;
+}
+
+static int suite_kw_version(struct suite_pctx *c)
+{
+	if (c->st || !suite_name_ok(c->w[1], sizeof(c->s->version) - 1))
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "version: expected one version (like 1 or 2.1) before the first step");
+	snprintf(c->s->version, sizeof(c->s->version), "%s", c->w[1]);
+	return 0;
+}
+
+static int suite_kw_clients(struct suite_pctx *c)
+{
+	return suite_uint(c->file, c->line, c->w[0], c->w[1], 1, 4096,
+			  &c->s->clients, c->err, c->errlen);
+}
+
+static int suite_kw_servers(struct suite_pctx *c)
+{
+	return suite_uint(c->file, c->line, c->w[0], c->w[1], 0, 1,
+			  &c->s->servers, c->err, c->errlen);
+}
+
+static int suite_kw_wait(struct suite_pctx *c)
+{
+	return suite_dur(c->file, c->line, c->w[0], c->w[1], &c->s->wait_ns,
+			 c->err, c->errlen);
+}
+
+static int suite_kw_set(struct suite_pctx *c)
+{
+	int k, rc;
+
+	/* The value is the rest of the words, one blank apart. */
+	for (k = 3; k < c->nw; k++)
+		c->w[k][-1] = ' ';
+	rc = suite_set_var(c->s, c->w[1], c->w[2]);
+	if (rc == -EINVAL)
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "set: expected a name of letters, digits, '-', '_', got '%s'",
+				  c->w[1]);
+	if (rc == -ENOSPC)
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "set: expected at most %d variables",
+				  SUITE_MAX_VARS);
+	return rc;
+}
+
+/* warmup, duration, cooldown: the suite's default before the first step,
+ * the step's own value inside one. */
+static int suite_kw_timing(struct suite_pctx *c)
+{
+	struct suite_step *st = c->st;
+	enum suite_stset idx;
+	uint64_t *dst;
+	int rc;
+
+	if (strcmp(c->w[0], "warmup") == 0) {
+		idx = SUITE_SET_WARMUP;
+		dst = st ? &st->warmup_ns : &c->s->warmup_ns;
+	} else if (strcmp(c->w[0], "duration") == 0) {
+		idx = SUITE_SET_DURATION;
+		dst = st ? &st->duration_ns : &c->s->duration_ns;
+	} else {
+		idx = SUITE_SET_COOLDOWN;
+		dst = st ? &st->cooldown_ns : &c->s->cooldown_ns;
+	}
+	rc = suite_dur(c->file, c->line, c->w[0], c->w[1], dst, c->err,
+		       c->errlen);
+	if (rc != 0)
+		return rc;
+	if (idx == SUITE_SET_DURATION && *dst < 100000000ull)
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "duration: expected at least 100ms");
+	if (st)
+		c->stset[c->s->nsteps - 1][idx] = 1;
+	return 0;
+}
+
+static int suite_kw_repeats(struct suite_pctx *c)
+{
+	int rc;
+
+	rc = suite_uint(c->file, c->line, c->w[0], c->w[1], 1, 1000,
+			c->st ? &c->st->repeats : &c->s->repeats, c->err,
+			c->errlen);
+	if (rc == 0 && c->st)
+		c->stset[c->s->nsteps - 1][SUITE_SET_REPEATS] = 1;
+	return rc;
+}
+
+static int suite_kw_concurrency(struct suite_pctx *c)
+{
+	int k, rc;
+
+	/* Checked here: the bound in the message is SUITE_MAX_CONC. */
+	if (c->nw < 2 || c->nw - 1 > SUITE_MAX_CONC)
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "concurrency: expected 1..%d numbers",
+				  SUITE_MAX_CONC);
+	for (k = 1; k < c->nw; k++) {
+		rc = suite_uint(c->file, c->line, c->w[0], c->w[k], 1, 100000,
+				&c->st->conc[k - 1], c->err, c->errlen);
+		if (rc != 0)
+			return rc;
+	}
+	c->st->nconc = (unsigned)c->nw - 1;
+	return 0;
+}
+
+static int suite_kw_run(struct suite_pctx *c)
+{
+	struct suite_step *st = c->st;
+	struct suite_run *r;
+	int k;
+
+	if (st->nruns == SUITE_MAX_RUNS)
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "run: expected at most %d run lines in a step",
+				  SUITE_MAX_RUNS);
+	if (!suite_name_ok(c->w[1], 32))
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "run: expected a workload name (http, sql, smtp, ...), got '%s'",
+				  c->w[1]);
+	r = &st->runs[st->nruns++];
+	r->line = c->line;
+	for (k = 1; k < c->nw; k++) {
+		r->argv[r->argc] = strdup(c->w[k]);
+		if (!r->argv[r->argc])
+			return -ENOMEM;
+		r->argc++;
+	}
+	return 0;
+}
+
+/* The suite language (docs/suite-format.md).  A keyword outside its scope
+ * is reported as an unknown one, listing what that scope accepts. */
+static const struct suite_kw suite_kws[] = {
+	{ "step", SUITE_ANY, 1, 1, "one step name", suite_kw_step },
+	{ "suite", SUITE_ANY, 1, 1, "one suite name", suite_kw_suite },
+	{ "version", SUITE_ANY, 1, 1, "one version", suite_kw_version },
+	{ "clients", SUITE_TOP, 1, 1, "a number of clients",
+	  suite_kw_clients },
+	{ "servers", SUITE_TOP, 1, 1, "0 or 1", suite_kw_servers },
+	{ "wait", SUITE_TOP, 1, 1, "a duration", suite_kw_wait },
+	{ "set", SUITE_TOP, 2, -1, "a name and a value", suite_kw_set },
+	{ "warmup", SUITE_ANY, 1, 1, "a duration", suite_kw_timing },
+	{ "duration", SUITE_ANY, 1, 1, "a duration", suite_kw_timing },
+	{ "cooldown", SUITE_ANY, 1, 1, "a duration", suite_kw_timing },
+	{ "repeats", SUITE_ANY, 1, 1, "a number of repeats",
+	  suite_kw_repeats },
+	{ "concurrency", SUITE_STEP, 0, -1, NULL, suite_kw_concurrency },
+	{ "run", SUITE_STEP, 1, -1, "a workload and its arguments",
+	  suite_kw_run },
+};
+
+/* The keyword for key in the current scope, or NULL. */
+static const struct suite_kw *suite_kw_find(const char *key, unsigned scope)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(suite_kws) / sizeof(suite_kws[0]); i++)
+		if (strcmp(suite_kws[i].name, key) == 0)
+			return (suite_kws[i].scope & scope) ? &suite_kws[i] :
+							       NULL;
+	return NULL;
+}
+
+/* One line, already split into c->w/c->nw (nw > 0). */
+static int suite_line(struct suite_pctx *c)
+{
+	const struct suite_kw *kw;
+	const char *key = c->w[0];
+	int nargs = c->nw - 1;
+
+	kw = suite_kw_find(key, c->st ? SUITE_STEP : SUITE_TOP);
+	if (!kw && !c->st)
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "expected suite, version, repeats, clients, servers, wait, warmup, duration, cooldown, set or step; got '%s'",
+				  key);
+	if (!kw)
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "expected a step setting (run, concurrency, warmup, duration, cooldown, repeats) or the next step; got '%s'",
+				  key);
+	if (kw->shape && (nargs < kw->min ||
+			  (kw->max >= 0 && nargs > kw->max)))
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "%s: expected %s", key, kw->shape);
+	return kw->fn(c);
+}
+
+/* Splits and dispatches every line of text. */
+static int suite_lines(struct suite_pctx *c, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	char *w[SUITE_MAX_ARGS + 2];
+	char *line, *buf;
+	int rc = 0;
+
+	line = malloc(len + 1);
+	buf = malloc(len + 2);
+	if (!line || !buf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	c->w = w;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		memcpy(line, p, ll);
+		line[ll] = 0;
+		p += ll + (nl ? 1 : 0);
+		c->line++;
+		c->nw = suite_words(line, buf, w, SUITE_MAX_ARGS + 1);
+		if (c->nw == -1)
+			rc = suite_fail(c->err, c->errlen, c->file, c->line,
+					"expected a closing '\"'");
+		else if (c->nw == -2)
+			rc = suite_fail(c->err, c->errlen, c->file, c->line,
+					"expected at most %d words on a line",
+					SUITE_MAX_ARGS);
+		else if (c->nw > 0)
+			rc = suite_line(c);
+		if (rc != 0)
+			goto out;
+	}
+out:
+	c->w = NULL;
+	free(line);
+	free(buf);
+	return rc;
+}
+
+/* Every placeholder of a step's run lines must resolve, now rather than
+ * mid-run. */
+static int suite_check_runs(struct suite_pctx *c, const struct suite_step *st)
+{
+	unsigned j;
+	int k, e;
+
+	for (j = 0; j < st->nruns; j++) {
+		const struct suite_run *r = &st->runs[j];
+
+		for (k = 0; k < r->argc; k++) {
+			char tmp[4096], bad[64];
+
+			e = suite_expand(r->argv[k], tmp, sizeof(tmp),
+					 suite_check_lookup, c->s, bad,
+					 sizeof(bad));
+			if (e == -ENOENT)
+				return suite_fail(c->err, c->errlen, c->file,
+						  r->line,
+						  "run: unknown placeholder {%s}; expected a built-in (conc, total, duration, warmup, server, ...) or a 'set' variable",
+						  bad);
+			if (e != 0)
+				return suite_fail(c->err, c->errlen, c->file,
+						  r->line,
+						  "run: expected '{NAME}' placeholders in '%s'",
+						  r->argv[k]);
+		}
+	}
+	return 0;
+}
+
+/* What only the whole file can tell: the header lines, at least one step,
+ * each with a run line; then the steps inherit the suite's timings. */
+static int suite_finish(struct suite_pctx *c)
+{
+	struct suite *s = c->s;
+	unsigned i;
+	int rc;
+
+	if (!s->name[0])
+		return suite_fail(c->err, c->errlen, c->file, 0,
+				  "expected a 'suite NAME' line");
+	if (!s->version[0])
+		return suite_fail(c->err, c->errlen, c->file, 0,
+				  "expected a 'version V' line");
+	if (s->nsteps == 0)
+		return suite_fail(c->err, c->errlen, c->file, c->line + 1,
+				  "expected at least one step");
+	for (i = 0; i < s->nsteps; i++) {
+		struct suite_step *st = &s->steps[i];
+
+		suite_inherit(s, st, c->stset[i]);
+		if (st->nruns == 0)
+			return suite_fail(c->err, c->errlen, c->file, st->line,
+					  "step %s: expected at least one run line",
+					  st->name);
+		rc = suite_check_runs(c, st);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }
 
 int suite_parse(const char *text, size_t len, const char *fname,
 		struct suite *s, char *err, size_t errlen)
 {
-	const char *p = text, *end = text + len;
-	struct suite_step *st = NULL;
-	uint8_t (*stset)[4] = NULL;
-	char *line = NULL, *buf = NULL;
-	char *w[SUITE_MAX_ARGS + 2];
-	int lineno = 0, rc = 0, nw;
-	unsigned i, j;
-	int k;
+	struct suite_pctx c = {
+		.s = s, .file = fname, .err = err, .errlen = errlen,
+	};
+	int rc;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->file, sizeof(s->file), "%s", fname);
@@ -291,282 +664,17 @@ int suite_parse(const char *text, size_t len, const char *fname,
 	s->warmup_ns = 2000000000ull;
 	s->duration_ns = 10000000000ull;
 	s->cooldown_ns = 2000000000ull;
-	line = malloc(len + 1);
-	buf = malloc(len + 2);
-	if (!line || !buf) {
-		rc = -ENOMEM;
-		goto out;
-	}
 	if (memchr(text, 0, len)) {
-		rc = suite_fail(err, errlen, fname, 0, "expected text, found a "
-				"NUL byte");
+		rc = suite_fail(err, errlen, fname, 0,
+				"expected text, found a NUL byte");
 		goto out;
 	}
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *key;
-
-		memcpy(line, p, ll);
-		line[ll] = 0;
-		p += ll + (nl ? 1 : 0);
-		lineno++;
-		nw = suite_words(line, buf, w, SUITE_MAX_ARGS + 1);
-		if (nw == -1) {
-			rc = suite_fail(err, errlen, fname, lineno, "expected "
-					"a closing '\"'");
-			goto out;
-		}
-		if (nw == -2) {
-			rc = suite_fail(err, errlen, fname, lineno, "expected "
-					"at most %d words on a line",
-					SUITE_MAX_ARGS);
-			goto out;
-		}
-		if (nw == 0)
-			continue;
-		key = w[0];
-#define NEED(n, what) do { if (nw != (n) + 1) { \
-	rc = suite_fail(err, errlen, fname, lineno, "%s: expected %s", key, \
-			what); goto out; } } while (0)
-		if (strcmp(key, "step") == 0) {
-			struct suite_step *ns;
-			uint8_t (*nset)[4];
-
-			NEED(1, "one step name");
-			if (!suite_name_ok(w[1], sizeof(st->name) - 1)) {
-				rc = suite_fail(err, errlen, fname, lineno,
-						"step: expected a name of "
-						"letters, digits, '-', '_', "
-						"'.', got '%s'", w[1]);
-				goto out;
-			}
-			for (i = 0; i < s->nsteps; i++)
-				if (strcmp(s->steps[i].name, w[1]) == 0) {
-					rc = suite_fail(err, errlen, fname,
-							lineno, "step: expected"
-							" a new name, '%s' is "
-							"already used on line "
-							"%d", w[1],
-							s->steps[i].line);
-					goto out;
-				}
-			ns = realloc(s->steps, (s->nsteps + 1) * sizeof(*ns));
-			if (!ns) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			s->steps = ns;
-			nset = realloc(stset, (s->nsteps + 1) * sizeof(*nset));
-			if (!nset) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			stset = nset;
-			memset(stset[s->nsteps], 0, sizeof(stset[0]));
-			st = &s->steps[s->nsteps++];
-			memset(st, 0, sizeof(*st));
-			snprintf(st->name, sizeof(st->name), "%s", w[1]);
-			st->line = lineno;
-		} else if (strcmp(key, "suite") == 0) {
-			NEED(1, "one suite name");
-			if (st || !suite_name_ok(w[1], sizeof(s->name) - 1)) {
-				rc = suite_fail(err, errlen, fname, lineno,
-						"suite: expected one name "
-						"before the first step");
-				goto out;
-			}
-			snprintf(s->name, sizeof(s->name), "%s", w[1]);
-		} else if (strcmp(key, "version") == 0) {
-			NEED(1, "one version");
-			if (st || !suite_name_ok(w[1],
-						 sizeof(s->version) - 1)) {
-				rc = suite_fail(err, errlen, fname, lineno,
-						"version: expected one version "
-						"(like 1 or 2.1) before the "
-						"first step");
-				goto out;
-			}
-			snprintf(s->version, sizeof(s->version), "%s", w[1]);
-		} else if (strcmp(key, "clients") == 0 && !st) {
-			NEED(1, "a number of clients");
-			rc = suite_uint(fname, lineno, key, w[1], 1, 4096,
-					&s->clients, err, errlen);
-		} else if (strcmp(key, "servers") == 0 && !st) {
-			NEED(1, "0 or 1");
-			rc = suite_uint(fname, lineno, key, w[1], 0, 1,
-					&s->servers, err, errlen);
-		} else if (strcmp(key, "wait") == 0 && !st) {
-			NEED(1, "a duration");
-			rc = suite_dur(fname, lineno, key, w[1], &s->wait_ns,
-				       err, errlen);
-		} else if (strcmp(key, "set") == 0 && !st) {
-			if (nw < 3) {
-				rc = suite_fail(err, errlen, fname, lineno,
-						"set: expected a name and a "
-						"value");
-				goto out;
-			}
-			/* The value is the rest of the words, one blank
-			 * apart. */
-			for (k = 3; k < nw; k++)
-				w[k][-1] = ' ';
-			rc = suite_set_var(s, w[1], w[2]);
-			if (rc == -EINVAL)
-				rc = suite_fail(err, errlen, fname, lineno,
-						"set: expected a name of "
-						"letters, digits, '-', '_', "
-						"got '%s'", w[1]);
-			else if (rc == -ENOSPC)
-				rc = suite_fail(err, errlen, fname, lineno,
-						"set: expected at most %d "
-						"variables", SUITE_MAX_VARS);
-		} else if (strcmp(key, "warmup") == 0 ||
-			   strcmp(key, "duration") == 0 ||
-			   strcmp(key, "cooldown") == 0) {
-			int idx = key[0] == 'w' ? 0 : key[0] == 'd' ? 1 : 2;
-			uint64_t *dst = st ? (idx == 0 ? &st->warmup_ns :
-					      idx == 1 ? &st->duration_ns :
-					      &st->cooldown_ns) :
-				(idx == 0 ? &s->warmup_ns : idx == 1 ?
-				 &s->duration_ns : &s->cooldown_ns);
-
-			NEED(1, "a duration");
-			rc = suite_dur(fname, lineno, key, w[1], dst, err,
-				       errlen);
-			if (rc == 0 && idx == 1 && *dst < 100000000ull)
-				rc = suite_fail(err, errlen, fname, lineno,
-						"duration: expected at least "
-						"100ms");
-			if (st)
-				stset[s->nsteps - 1][idx] = 1;
-		} else if (strcmp(key, "repeats") == 0) {
-			NEED(1, "a number of repeats");
-			rc = suite_uint(fname, lineno, key, w[1], 1, 1000,
-					st ? &st->repeats : &s->repeats, err,
-					errlen);
-			if (st)
-				stset[s->nsteps - 1][3] = 1;
-		} else if (strcmp(key, "concurrency") == 0 && st) {
-			if (nw < 2 || nw - 1 > SUITE_MAX_CONC) {
-				rc = suite_fail(err, errlen, fname, lineno,
-						"concurrency: expected 1..%d "
-						"numbers", SUITE_MAX_CONC);
-				goto out;
-			}
-			for (k = 1; k < nw && rc == 0; k++)
-				rc = suite_uint(fname, lineno, key, w[k], 1,
-						100000, &st->conc[k - 1], err,
-						errlen);
-			st->nconc = (unsigned)nw - 1;
-		} else if (strcmp(key, "run") == 0 && st) {
-			struct suite_run *r;
-
-			if (nw < 2) {
-				rc = suite_fail(err, errlen, fname, lineno,
-						"run: expected a workload and "
-						"its arguments");
-				goto out;
-			}
-			if (st->nruns == SUITE_MAX_RUNS) {
-				rc = suite_fail(err, errlen, fname, lineno,
-						"run: expected at most %d run "
-						"lines in a step",
-						SUITE_MAX_RUNS);
-				goto out;
-			}
-			if (!suite_name_ok(w[1], 32)) {
-				rc = suite_fail(err, errlen, fname, lineno,
-						"run: expected a workload name "
-						"(http, sql, smtp, ...), got "
-						"'%s'", w[1]);
-				goto out;
-			}
-			r = &st->runs[st->nruns++];
-			r->line = lineno;
-			for (k = 1; k < nw; k++) {
-				r->argv[r->argc] = strdup(w[k]);
-				if (!r->argv[r->argc]) {
-					rc = -ENOMEM;
-					goto out;
-				}
-				r->argc++;
-			}
-		} else if (!st) {
-			rc = suite_fail(err, errlen, fname, lineno, "expected "
-					"suite, version, repeats, clients, "
-					"servers, wait, warmup, duration, "
-					"cooldown, set or step; got '%s'",
-					key);
-		} else {
-			rc = suite_fail(err, errlen, fname, lineno, "expected "
-					"a step setting (run, concurrency, "
-					"warmup, duration, cooldown, repeats) "
-					"or the next step; got '%s'", key);
-		}
-#undef NEED
-		if (rc != 0)
-			goto out;
-	}
-	if (!s->name[0]) {
-		rc = suite_fail(err, errlen, fname, 0, "expected a 'suite NAME'"
-				" line");
+	rc = suite_lines(&c, text, len);
+	if (rc != 0)
 		goto out;
-	}
-	if (!s->version[0]) {
-		rc = suite_fail(err, errlen, fname, 0, "expected a 'version "
-				"V' line");
-		goto out;
-	}
-	if (s->nsteps == 0) {
-		rc = suite_fail(err, errlen, fname, lineno + 1, "expected at "
-				"least one step");
-		goto out;
-	}
-	for (i = 0; i < s->nsteps; i++) {
-		st = &s->steps[i];
-		suite_inherit(s, st, stset[i]);
-		if (st->nruns == 0) {
-			rc = suite_fail(err, errlen, fname, st->line, "step "
-					"%s: expected at least one run line",
-					st->name);
-			goto out;
-		}
-		/* Every placeholder must resolve, now rather than mid-run. */
-		for (j = 0; j < st->nruns; j++) {
-			for (k = 0; k < st->runs[j].argc; k++) {
-				char tmp[4096], bad[64];
-				int e;
-
-				e = suite_expand(st->runs[j].argv[k], tmp,
-						 sizeof(tmp),
-						 suite_check_lookup, s, bad,
-						 sizeof(bad));
-				if (e == -ENOENT)
-					rc = suite_fail(err, errlen, fname,
-							st->runs[j].line,
-							"run: unknown "
-							"placeholder {%s}; "
-							"expected a built-in "
-							"(conc, total, "
-							"duration, warmup, "
-							"server, ...) or a "
-							"'set' variable", bad);
-				else if (e != 0)
-					rc = suite_fail(err, errlen, fname,
-							st->runs[j].line,
-							"run: expected '{NAME}'"
-							" placeholders in '%s'",
-							st->runs[j].argv[k]);
-				if (rc != 0)
-					goto out;
-			}
-		}
-	}
+	rc = suite_finish(&c);
 out:
-	free(line);
-	free(buf);
-	free(stset);
+	free(c.stset);
 	if (rc != 0)
 		suite_free(s);
 	return rc;
@@ -624,10 +732,9 @@ static int suite_load_file(const char *path, const char *shown,
 	int rc;
 
 	rc = suite_read_file(path, &text, &len);
-	if (rc != 0) {
-		snprintf(err, errlen, "%s: %s", shown, strerror(-rc));
-		return rc;
-	}
+	if (rc != 0)
+		return util_fail(err, errlen, rc, "%s: %s", shown,
+				 strerror(-rc));
 	rc = suite_parse(text, len, shown, s, err, errlen);
 	free(text);
 	return rc;
@@ -646,8 +753,9 @@ int suite_load(const char *spec, const char *dir, struct suite *s,
 		int fd = mkstemp(tmp);
 
 		if (fd < 0) {
-			snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-			return -errno;
+			rc = -errno;
+			return util_fail(err, errlen, rc, "%s: %s", tmp,
+					 strerror(-rc));
 		}
 		close(fd);
 		rc = fetch_to_file(spec, tmp, 60, err, errlen);
@@ -660,9 +768,9 @@ int suite_load(const char *spec, const char *dir, struct suite *s,
 	if (strchr(spec, '/') || (n > 6 && strcmp(spec + n - 6, ".suite") == 0))
 		return suite_load_file(spec, spec, s, err, errlen);
 	if (!suite_name_ok(spec, 63)) {
-		snprintf(err, errlen, "suite '%s': expected a name, a path or "
-			 "a URL", spec);
-		return -EINVAL;
+		return util_fail(err, errlen, -EINVAL,
+				 "suite '%s': expected a name, a path or a URL",
+				 spec);
 	}
 	if (dir)
 		dirs[nd++] = dir;
@@ -685,7 +793,6 @@ int suite_load(const char *spec, const char *dir, struct suite *s,
 		snprintf(looked + strlen(looked), sizeof(looked) -
 			 strlen(looked), "%s%s", i ? ", " : "", dirs[i]);
 	}
-	snprintf(err, errlen, "suite '%s': no %s.suite in %s", spec, spec,
-		 looked);
-	return -ENOENT;
+	return util_fail(err, errlen, -ENOENT, "suite '%s': no %s.suite in %s",
+			 spec, spec, looked);
 }
