@@ -1,8 +1,16 @@
 #!/bin/sh
 # harness.sh TEST...: runs each test program (unit binary or script; each
 # prints TAP), shows its cases, keeps its log under $O/test-logs, and ends
-# with the summary line "N passed, N failed".  A test that exits non-zero
-# without a "not ok" line, or outlives TEST_TIMEOUT, counts as one failure.
+# with the summary line "N passed, N failed".
+#
+# A test passes only when its TAP is whole: exactly one plan line (1..N),
+# before its first case or after its last, and N cases.  Each of these
+# counts as one more failure, with a line saying which and why: no plan (a
+# test that died before tap_done), fewer cases than planned (it stopped
+# early), more than planned, a second plan or one between cases, a
+# non-zero exit without a "not ok" case, a run past TEST_TIMEOUT, no case
+# at all.  "1..0 # SKIP why" alone is a test skipped as a whole.
+# payload/tests/integration/005_harness.sh holds the table of verdicts.
 set -u
 
 logs=${O:-out}/test-logs
@@ -13,6 +21,9 @@ mkdir -p "$logs"
 timeout_s=${TEST_TIMEOUT:-900}
 pass=0 fail=0 skip=0
 failed_tests=
+
+# bad WHY: one more failure of test $t, said on its own line.
+bad() { echo "  not ok - $t $*"; f=$((f + 1)); }
 
 for t in "$@"; do
 	name=$(echo "$t" | sed 's|^.*/payload/tests/||; s|^\./||; s|/|_|g')
@@ -34,21 +45,57 @@ for t in "$@"; do
 	s=$p
 	p=$(($(grep -cE '^ok ' "$log") - s))
 	f=$(grep -cE '^not ok ' "$log")
-	if [ $rc != 0 ] && [ "$f" = 0 ]; then
-		if [ $rc = 124 ]; then
-			echo "  not ok - $t timed out after ${timeout_s}s"
-		else
-			echo "  not ok - $t exited with status $rc"
-		fi
-		f=1
+	cases_f=$f
+	# The plan: how many plan lines, the last one's N, and whether it
+	# stands before the first case or after the last (TAP allows either).
+	# (eval: awk prints only numbers and one of its own words.)
+	eval "$(awk '
+		/^(not )?ok / { n++; last = NR; if (!first) first = NR }
+		/^1\.\.[0-9]+[ \t]*(#.*)?$/ {
+			plans++; line = NR; planned = $0
+			sub(/^1\.\./, "", planned); sub(/[^0-9].*/, "", planned)
+			skipall = $0 ~ /^1\.\.0[ \t]*#[ \t]*[Ss][Kk][Ii][Pp]/
+		}
+		END {
+			where = !plans ? "none" : !n ? "alone" : \
+				line < first ? "start" : line > last ? "end" : \
+				"middle"
+			printf "plans=%d planned=%d cases=%d where=%s skipall=%d\n",
+				plans, planned, n, where, skipall
+		}' "$log")"
+	# A test skipped as a whole ("1..0 # SKIP why", the TAP way) counts
+	# as one skip.
+	if [ "$plans" = 1 ] && [ "$skipall" = 1 ] && [ "$cases" = 0 ] &&
+		[ $rc = 0 ]; then
+		echo "  ok - $t $(sed -n 's/^1\.\.0[ \t]*#[ \t]*//p' "$log" |
+			head -n 1)"
+		s=1
+	fi
+	if [ $rc = 124 ]; then
+		bad "timed out after ${timeout_s}s"
+	elif [ $rc != 0 ] && [ "$cases_f" = 0 ]; then
+		bad "exited with status $rc, though no case failed"
+	fi
+	if [ $((p + cases_f + s)) = 0 ]; then
+		bad "reported no test cases"
+	elif [ "$plans" = 0 ]; then
+		bad "printed no TAP plan (1..N) for its $cases cases:" \
+			"it did not reach its end (tap_done)"
+	elif [ "$plans" != 1 ]; then
+		bad "printed $plans TAP plans (1..N); one is allowed"
+	elif [ "$where" = middle ]; then
+		bad "printed its TAP plan (1..$planned) between cases;" \
+			"it belongs before the first or after the last"
+	elif [ "$cases" -lt "$planned" ]; then
+		bad "stopped early: planned $planned cases, ran $cases"
+	elif [ "$cases" -gt "$planned" ]; then
+		bad "ran $cases cases, more than the $planned it planned"
+	fi
+	if [ "$f" != "$cases_f" ]; then
 		tail -n 15 "$log" | sed 's/^/  | /'
 	elif [ "$f" != 0 ]; then
 		grep -E -A6 '^not ok ' "$log" | grep -E '^#' | head -n 30 |
 			sed 's/^/  | /'
-	fi
-	if [ $((p + f + s)) = 0 ]; then
-		echo "  not ok - $t reported no test cases"
-		f=1
 	fi
 	[ "$f" != 0 ] && failed_tests="$failed_tests $name"
 	echo "  ($p passed, $f failed, $s skipped in ${took}s; log: $log)"
