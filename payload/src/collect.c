@@ -29,21 +29,6 @@
 #include "ctl.h"
 #include "util.h"
 
-static int collect_fail(char *err, size_t errlen, int rc, const char *fmt,
-			...) __attribute__((format(printf, 4, 5)));
-static int collect_fail(char *err, size_t errlen, int rc, const char *fmt,
-			...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
-
 int collect_id_ok(const char *s)
 {
 	size_t n;
@@ -90,19 +75,19 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 		}
 	if (!end)
 		return len >= COLLECT_MAX_HEAD ?
-			collect_fail(err, errlen, -EMSGSIZE, "request head "
-				     "over %d bytes", COLLECT_MAX_HEAD) : 0;
+			util_fail(err, errlen, -EMSGSIZE,
+				  "request head over %d bytes",
+				  COLLECT_MAX_HEAD) : 0;
 	hl = (size_t)(end - buf) + 2;
 	for (p = buf; p < end; p = eol + 2) {
 		eol = memchr(p, '\r', (size_t)(end - p));
 		if (!eol || eol[1] != '\n')
-			return collect_fail(err, errlen, -EINVAL, "bare CR in "
-					    "request head");
+			return util_fail(err, errlen, -EINVAL,
+					 "bare CR in request head");
 		for (i = 0; p + i < eol; i++)
 			if ((unsigned char)p[i] < 0x20 && p[i] != '\t')
-				return collect_fail(err, errlen, -EINVAL,
-						    "control character in "
-						    "request head");
+				return util_fail(err, errlen, -EINVAL,
+						 "control character in request head");
 		if (first) {
 			size_t ml, pl;
 
@@ -111,29 +96,25 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 			sp2 = sp1 ? memchr(sp1 + 1, ' ',
 					   (size_t)(eol - sp1 - 1)) : NULL;
 			if (!sp1 || !sp2)
-				return collect_fail(err, errlen, -EINVAL,
-						    "request line: expected "
-						    "METHOD PATH VERSION");
+				return util_fail(err, errlen, -EINVAL,
+						 "request line: expected METHOD PATH VERSION");
 			ml = (size_t)(sp1 - p);
 			pl = (size_t)(sp2 - sp1 - 1);
 			if (ml == 0 || ml >= sizeof(req->method))
-				return collect_fail(err, errlen, -EINVAL,
-						    "request line: bad method");
+				return util_fail(err, errlen, -EINVAL,
+						 "request line: bad method");
 			if (pl == 0 || sp1[1] != '/')
-				return collect_fail(err, errlen, -EINVAL,
-						    "request line: path must "
-						    "start with '/'");
+				return util_fail(err, errlen, -EINVAL,
+						 "request line: path must start with '/'");
 			if (pl >= sizeof(req->path))
-				return collect_fail(err, errlen, -EMSGSIZE,
-						    "request line: path over "
-						    "%zu bytes",
-						    sizeof(req->path) - 1);
+				return util_fail(err, errlen, -EMSGSIZE,
+						 "request line: path over %zu bytes",
+						 sizeof(req->path) - 1);
 			if ((size_t)(eol - sp2 - 1) != 8 ||
 			    (memcmp(sp2 + 1, "HTTP/1.1", 8) != 0 &&
 			     memcmp(sp2 + 1, "HTTP/1.0", 8) != 0))
-				return collect_fail(err, errlen, -EINVAL,
-						    "request line: expected "
-						    "HTTP/1.0 or HTTP/1.1");
+				return util_fail(err, errlen, -EINVAL,
+						 "request line: expected HTTP/1.0 or HTTP/1.1");
 			memcpy(req->method, p, ml);
 			memcpy(req->path, sp1 + 1, pl);
 			continue;
@@ -145,9 +126,8 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 			int rc = 0;
 
 			if (!colon || colon == p)
-				return collect_fail(err, errlen, -EINVAL,
-						    "header line without a "
-						    "name and ':'");
+				return util_fail(err, errlen, -EINVAL,
+						 "header line without a name and ':'");
 			nl = (size_t)(colon - p);
 			v = colon + 1;
 			vl = (size_t)(eol - v);
@@ -157,21 +137,18 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 				char *e;
 
 				if (req->content_length >= 0)
-					return collect_fail(err, errlen,
-							    -EINVAL, "repeated "
-							    "Content-Length");
+					return util_fail(err, errlen, -EINVAL,
+							 "repeated Content-Length");
 				if (collect_copy(v, vl, num,
 						 sizeof(num)) != 0 ||
 				    num[0] < '0' || num[0] > '9')
-					return collect_fail(err, errlen,
-							    -EINVAL, "bad "
-							    "Content-Length");
+					return util_fail(err, errlen, -EINVAL,
+							 "bad Content-Length");
 				errno = 0;
 				req->content_length = strtoll(num, &e, 10);
 				if (errno || *e || req->content_length < 0)
-					return collect_fail(err, errlen,
-							    -EINVAL, "bad "
-							    "Content-Length");
+					return util_fail(err, errlen, -EINVAL,
+							 "bad Content-Length");
 			} else if (HDR("Transfer-Encoding")) {
 				req->chunked = 1;
 			} else if (HDR("Expect")) {
@@ -189,14 +166,13 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 			}
 #undef HDR
 			if (rc != 0)
-				return collect_fail(err, errlen, -EMSGSIZE,
-						    "header %.*s too long",
-						    (int)(nl > 40 ? 40 : nl),
-						    p);
+				return util_fail(err, errlen, -EMSGSIZE,
+						 "header %.*s too long",
+						 (int)(nl > 40 ? 40 : nl), p);
 		}
 	}
 	if (first)
-		return collect_fail(err, errlen, -EINVAL, "empty request");
+		return util_fail(err, errlen, -EINVAL, "empty request");
 	return (int)hl;
 }
 

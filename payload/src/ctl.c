@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "util.h"
 
 static const char *const ctl_names[] = {
 	[CTL_HELLO] = "hello", [CTL_WELCOME] = "welcome",
@@ -34,20 +35,6 @@ const char *ctl_type_name(enum ctl_type t)
 	if ((size_t)t < CTL_NTYPES && ctl_names[t])
 		return ctl_names[t];
 	return "?";
-}
-
-static int ctl_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int ctl_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
 }
 
 /* An identifier-like string: 1..max bytes of [A-Za-z0-9._:-]. */
@@ -74,12 +61,12 @@ static int ctl_get_str(const cJSON *o, const char *name, const char **out,
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
 
 	if (!cJSON_IsString(f) || !f->valuestring)
-		return ctl_fail(err, errlen, -EINVAL,
-				"field \"%s\": missing or not a string", name);
+		return util_fail(err, errlen, -EINVAL,
+				 "field \"%s\": missing or not a string", name);
 	if (!ctl_ident_ok(f->valuestring, max))
-		return ctl_fail(err, errlen, -EINVAL,
-				"field \"%s\": want 1..%zu characters of "
-				"[A-Za-z0-9._:/-]", name, max);
+		return util_fail(err, errlen, -EINVAL,
+				 "field \"%s\": want 1..%zu characters of [A-Za-z0-9._:/-]",
+				 name, max);
 	*out = f->valuestring;
 	return 0;
 }
@@ -92,12 +79,12 @@ static int ctl_get_int(const cJSON *o, const char *name, int64_t *out,
 	double d;
 
 	if (!cJSON_IsNumber(f))
-		return ctl_fail(err, errlen, -EINVAL,
-				"field \"%s\": missing or not a number", name);
+		return util_fail(err, errlen, -EINVAL,
+				 "field \"%s\": missing or not a number", name);
 	d = f->valuedouble;
 	if (!isfinite(d) || d > 4.6e18 || d < -4.6e18)
-		return ctl_fail(err, errlen, -EINVAL,
-				"field \"%s\": out of range", name);
+		return util_fail(err, errlen, -EINVAL,
+				 "field \"%s\": out of range", name);
 	*out = (int64_t)llround(d);
 	return 0;
 }
@@ -108,31 +95,31 @@ static int ctl_check_procs(const cJSON *procs, char *err, size_t errlen)
 	int np = 0, na;
 
 	if (!cJSON_IsArray(procs))
-		return ctl_fail(err, errlen, -EINVAL,
-				"field \"procs\": missing or not an array");
+		return util_fail(err, errlen, -EINVAL,
+				 "field \"procs\": missing or not an array");
 	cJSON_ArrayForEach(p, procs) {
 		if (++np > CTL_MAX_PROCS)
-			return ctl_fail(err, errlen, -EINVAL, "field \"procs\":"
-					" more than %d processes",
-					CTL_MAX_PROCS);
+			return util_fail(err, errlen, -EINVAL,
+					 "field \"procs\": more than %d processes",
+					 CTL_MAX_PROCS);
 		if (!cJSON_IsArray(p))
-			return ctl_fail(err, errlen, -EINVAL, "procs[%d]: not "
-					"an array of strings", np - 1);
+			return util_fail(err, errlen, -EINVAL,
+					 "procs[%d]: not an array of strings",
+					 np - 1);
 		na = 0;
 		cJSON_ArrayForEach(a, p) {
 			if (++na > CTL_MAX_ARGS)
-				return ctl_fail(err, errlen, -EINVAL,
-						"procs[%d]: more than %d "
-						"arguments", np - 1,
-						CTL_MAX_ARGS);
+				return util_fail(err, errlen, -EINVAL,
+						 "procs[%d]: more than %d arguments",
+						 np - 1, CTL_MAX_ARGS);
 			if (!cJSON_IsString(a) || !a->valuestring)
-				return ctl_fail(err, errlen, -EINVAL,
-						"procs[%d][%d]: not a string",
-						np - 1, na - 1);
+				return util_fail(err, errlen, -EINVAL,
+						 "procs[%d][%d]: not a string",
+						 np - 1, na - 1);
 		}
 		if (na == 0)
-			return ctl_fail(err, errlen, -EINVAL, "procs[%d]: "
-					"empty argv", np - 1);
+			return util_fail(err, errlen, -EINVAL,
+					 "procs[%d]: empty argv", np - 1);
 	}
 	return 0;
 }
@@ -151,25 +138,24 @@ static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 		if (rc == 0 && strcmp(m->role, "client") != 0 &&
 		    strcmp(m->role, "server") != 0 &&
 		    strcmp(m->role, "controller") != 0)
-			rc = ctl_fail(err, errlen, -EINVAL, "field \"role\": "
-				      "want client, server or controller");
+			rc = util_fail(err, errlen, -EINVAL,
+				       "field \"role\": want client, server or controller");
 		f = cJSON_GetObjectItemCaseSensitive(o, "workloads");
 		if (rc == 0 && f) {
 			const cJSON *w;
 
 			if (!cJSON_IsArray(f))
-				return ctl_fail(err, errlen, -EINVAL, "field "
-						"\"workloads\": not an array");
+				return util_fail(err, errlen, -EINVAL,
+						 "field \"workloads\": not an array");
 			cJSON_ArrayForEach(w, f)
 				if (!cJSON_IsString(w))
-					return ctl_fail(err, errlen, -EINVAL,
-							"field \"workloads\": "
-							"not all strings");
+					return util_fail(err, errlen, -EINVAL,
+							 "field \"workloads\": not all strings");
 		}
 		f = cJSON_GetObjectItemCaseSensitive(o, "host");
 		if (rc == 0 && f && !cJSON_IsObject(f))
-			rc = ctl_fail(err, errlen, -EINVAL,
-				      "field \"host\": not an object");
+			rc = util_fail(err, errlen, -EINVAL,
+				       "field \"host\": not an object");
 		return rc;
 	case CTL_WELCOME:
 		return ctl_get_str(o, "controller", &m->id, 64, err, errlen);
@@ -177,8 +163,8 @@ static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 	case CTL_TIME_RESP:
 		rc = ctl_get_int(o, "seq", &seq, err, errlen);
 		if (rc == 0 && seq < 0)
-			rc = ctl_fail(err, errlen, -EINVAL,
-				      "field \"seq\": negative");
+			rc = util_fail(err, errlen, -EINVAL,
+				       "field \"seq\": negative");
 		m->seq = (uint64_t)seq;
 		if (rc == 0)
 			rc = ctl_get_int(o, "t1", &m->t1, err, errlen);
@@ -205,12 +191,12 @@ static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 			return rc;
 		m->records = cJSON_GetObjectItemCaseSensitive(o, "records");
 		if (!cJSON_IsArray(m->records))
-			return ctl_fail(err, errlen, -EINVAL, "field "
-					"\"records\": missing or not an array");
+			return util_fail(err, errlen, -EINVAL,
+					 "field \"records\": missing or not an array");
 		cJSON_ArrayForEach(r, m->records)
 			if (!cJSON_IsObject(r))
-				return ctl_fail(err, errlen, -EINVAL, "field "
-						"\"records\": not all objects");
+				return util_fail(err, errlen, -EINVAL,
+						 "field \"records\": not all objects");
 		return 0;
 	}
 	case CTL_SERIES:
@@ -219,15 +205,15 @@ static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 			return rc;
 		m->rec = cJSON_GetObjectItemCaseSensitive(o, "rec");
 		if (!cJSON_IsObject(m->rec))
-			return ctl_fail(err, errlen, -EINVAL, "field \"rec\": "
-					"missing or not an object");
+			return util_fail(err, errlen, -EINVAL,
+					 "field \"rec\": missing or not an object");
 		return 0;
 	case CTL_ABORT:
 		return ctl_get_str(o, "step", &m->step, 200, err, errlen);
 	case CTL_DONE:
 		return 0;
 	}
-	return ctl_fail(err, errlen, -EINVAL, "unknown type");
+	return util_fail(err, errlen, -EINVAL, "unknown type");
 }
 
 int ctl_msg_parse(const char *line, size_t len, struct ctl_msg *m,
@@ -239,33 +225,35 @@ int ctl_msg_parse(const char *line, size_t len, struct ctl_msg *m,
 
 	memset(m, 0, sizeof(*m));
 	if (len > CTL_MAX_MSG)
-		return ctl_fail(err, errlen, -EMSGSIZE, "message of %zu bytes "
-				"exceeds %u", len, CTL_MAX_MSG);
+		return util_fail(err, errlen, -EMSGSIZE,
+				 "message of %zu bytes exceeds %u", len,
+				 CTL_MAX_MSG);
 	m->json = cJSON_ParseWithLength(line, len);
 	if (!m->json)
-		return ctl_fail(err, errlen, -EINVAL, "not valid JSON");
+		return util_fail(err, errlen, -EINVAL, "not valid JSON");
 	if (!cJSON_IsObject(m->json)) {
-		rc = ctl_fail(err, errlen, -EINVAL, "not a JSON object");
+		rc = util_fail(err, errlen, -EINVAL, "not a JSON object");
 		goto err;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(m->json, "v");
 	if (!cJSON_IsNumber(v) || v->valuedouble != CTL_VERSION) {
-		rc = ctl_fail(err, errlen, -EINVAL, "field \"v\": want %d",
-			      CTL_VERSION);
+		rc = util_fail(err, errlen, -EINVAL, "field \"v\": want %d",
+			       CTL_VERSION);
 		goto err;
 	}
 	t = cJSON_GetObjectItemCaseSensitive(m->json, "type");
 	if (!cJSON_IsString(t) || !t->valuestring) {
-		rc = ctl_fail(err, errlen, -EINVAL,
-			      "field \"type\": missing or not a string");
+		rc = util_fail(err, errlen, -EINVAL,
+			       "field \"type\": missing or not a string");
 		goto err;
 	}
 	for (i = 1; i < CTL_NTYPES; i++)
 		if (ctl_names[i] && strcmp(ctl_names[i], t->valuestring) == 0)
 			break;
 	if (i == CTL_NTYPES) {
-		rc = ctl_fail(err, errlen, -EINVAL, "field \"type\": unknown "
-			      "message type \"%.40s\"", t->valuestring);
+		rc = util_fail(err, errlen, -EINVAL,
+			       "field \"type\": unknown message type \"%.40s\"",
+			       t->valuestring);
 		goto err;
 	}
 	m->type = (enum ctl_type)i;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "util.h"
 
 void hist_init(struct hist *h)
 {
@@ -123,19 +124,6 @@ err:
 	return NULL;
 }
 
-static int __attribute__((format(printf, 3, 4)))
-bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
 /* A JSON number that is a non-negative integer below 2^53. */
 static int get_uint(const cJSON *j, uint64_t *out)
 {
@@ -156,11 +144,12 @@ static int get_field(const cJSON *j, const char *name, uint64_t *out,
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(j, name);
 
 	if (!f)
-		return bad(err, errlen, "histogram: missing field \"%s\"",
-			   name);
+		return util_fail(err, errlen, -EINVAL,
+				 "histogram: missing field \"%s\"", name);
 	if (get_uint(f, out) != 0)
-		return bad(err, errlen, "histogram: field \"%s\" is not a "
-			   "non-negative integer", name);
+		return util_fail(err, errlen, -EINVAL,
+				 "histogram: field \"%s\" is not a non-negative integer",
+				 name);
 	return 0;
 }
 
@@ -179,20 +168,21 @@ int hist_from_json(struct hist *h, const cJSON *j, char *err, size_t errlen)
 
 	hist_init(h);
 	if (!cJSON_IsObject(j))
-		return bad(err, errlen, "histogram: not a JSON object");
+		return util_fail(err, errlen, -EINVAL,
+				 "histogram: not a JSON object");
 	f = cJSON_GetObjectItemCaseSensitive(j, "unit");
 	if (!cJSON_IsString(f) || strcmp(f->valuestring, "ns") != 0)
-		return bad(err, errlen, "histogram: field \"unit\" must be "
-			   "\"ns\"");
+		return util_fail(err, errlen, -EINVAL,
+				 "histogram: field \"unit\" must be \"ns\"");
 	for (k = 0; k < sizeof(layout) / sizeof(layout[0]); k++) {
 		rc = get_field(j, layout[k].name, &v, err, errlen);
 		if (rc != 0)
 			return rc;
 		if (v != layout[k].want)
-			return bad(err, errlen, "histogram: field \"%s\" is "
-				   "%llu, this build only reads %llu",
-				   layout[k].name, (unsigned long long)v,
-				   (unsigned long long)layout[k].want);
+			return util_fail(err, errlen, -EINVAL,
+					 "histogram: field \"%s\" is %llu, this build only reads %llu",
+					 layout[k].name, (unsigned long long)v,
+					 (unsigned long long)layout[k].want);
 	}
 	if ((rc = get_field(j, "count", &h->count, err, errlen)) != 0 ||
 	    (rc = get_field(j, "min", &h->min, err, errlen)) != 0 ||
@@ -201,40 +191,43 @@ int hist_from_json(struct hist *h, const cJSON *j, char *err, size_t errlen)
 	f = cJSON_GetObjectItemCaseSensitive(j, "sum");
 	if (!cJSON_IsNumber(f) || !(f->valuedouble >= 0) ||
 	    !isfinite(f->valuedouble))
-		return bad(err, errlen, "histogram: field \"sum\" is missing "
-			   "or not a non-negative number");
+		return util_fail(err, errlen, -EINVAL,
+				 "histogram: field \"sum\" is missing or not a non-negative number");
 	h->sum = f->valuedouble;
 	if (h->min > h->max)
-		return bad(err, errlen, "histogram: \"min\" %llu is above "
-			   "\"max\" %llu", (unsigned long long)h->min,
-			   (unsigned long long)h->max);
+		return util_fail(err, errlen, -EINVAL,
+				 "histogram: \"min\" %llu is above \"max\" %llu",
+				 (unsigned long long)h->min,
+				 (unsigned long long)h->max);
 	f = cJSON_GetObjectItemCaseSensitive(j, "buckets");
 	if (!cJSON_IsArray(f))
-		return bad(err, errlen, "histogram: field \"buckets\" is "
-			   "missing or not an array");
+		return util_fail(err, errlen, -EINVAL,
+				 "histogram: field \"buckets\" is missing or not an array");
 	cJSON_ArrayForEach(pair, f) {
 		if (!cJSON_IsArray(pair) || cJSON_GetArraySize(pair) != 2 ||
 		    get_uint(cJSON_GetArrayItem(pair, 0), &idx) != 0 ||
 		    get_uint(cJSON_GetArrayItem(pair, 1), &n) != 0)
-			return bad(err, errlen, "histogram: buckets[%d] is not "
-				   "an [index, count] pair of integers", pos);
+			return util_fail(err, errlen, -EINVAL,
+					 "histogram: buckets[%d] is not an [index, count] pair of integers",
+					 pos);
 		if (idx >= HIST_NBUCKETS)
-			return bad(err, errlen, "histogram: buckets[%d] index "
-				   "%llu is out of range (0..%u)", pos,
-				   (unsigned long long)idx, HIST_NBUCKETS - 1);
+			return util_fail(err, errlen, -EINVAL,
+					 "histogram: buckets[%d] index %llu is out of range (0..%u)",
+					 pos, (unsigned long long)idx,
+					 HIST_NBUCKETS - 1);
 		if ((long long)idx <= prev)
-			return bad(err, errlen, "histogram: buckets[%d] index "
-				   "%llu is not above the previous one", pos,
-				   (unsigned long long)idx);
+			return util_fail(err, errlen, -EINVAL,
+					 "histogram: buckets[%d] index %llu is not above the previous one",
+					 pos, (unsigned long long)idx);
 		prev = (long long)idx;
 		h->buckets[idx] = n;
 		total += n;
 		pos++;
 	}
 	if (total != h->count)
-		return bad(err, errlen, "histogram: bucket counts add up to "
-			   "%llu, field \"count\" says %llu",
-			   (unsigned long long)total,
-			   (unsigned long long)h->count);
+		return util_fail(err, errlen, -EINVAL,
+				 "histogram: bucket counts add up to %llu, field \"count\" says %llu",
+				 (unsigned long long)total,
+				 (unsigned long long)h->count);
 	return 0;
 }

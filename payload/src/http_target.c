@@ -11,21 +11,9 @@
 
 #include "http_target.h"
 #include "version.h"
+#include "util.h"
 
 #define PATH_MAX_LEN 4096
-
-static int __attribute__((format(printf, 4, 5)))
-bad(int rc, char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 void http_target_init(struct http_target_set *ts)
 {
@@ -80,31 +68,34 @@ static int expand(struct http_target_set *ts, char *buf, size_t blen,
 	if (!open) {
 		n = strlen(rest);
 		if (strchr(rest, '}'))
-			return bad(-EINVAL, err, errlen, "URL '%s': '}' "
-				   "without '{'", url);
+			return util_fail(err, errlen, -EINVAL,
+					 "URL '%s': '}' without '{'", url);
 		if (blen + n >= PATH_MAX_LEN)
-			return bad(-EINVAL, err, errlen, "URL '%s': path "
-				   "longer than %d bytes", url, PATH_MAX_LEN);
+			return util_fail(err, errlen, -EINVAL,
+					 "URL '%s': path longer than %d bytes",
+					 url, PATH_MAX_LEN);
 		memcpy(buf + blen, rest, n);
 		rc = add_path(ts, buf, blen + n);
 		if (rc == -E2BIG)
-			return bad(rc, err, errlen, "URL '%s' expands to more "
-				   "than %u paths", url, HTTP_TARGET_MAX);
+			return util_fail(err, errlen, rc,
+					 "URL '%s' expands to more than %u paths",
+					 url, HTTP_TARGET_MAX);
 		return rc;
 	}
 	pre = (size_t)(open - rest);
 	if (memchr(rest, '}', pre))
-		return bad(-EINVAL, err, errlen, "URL '%s': '}' without '{'",
-			   url);
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s': '}' without '{'", url);
 	close = strchr(open, '}');
 	if (!close)
-		return bad(-EINVAL, err, errlen, "URL '%s': '{' is never "
-			   "closed", url);
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s': '{' is never closed", url);
 	if (memchr(open + 1, '{', (size_t)(close - open - 1)))
-		return bad(-EINVAL, err, errlen, "URL '%s': nested '{'", url);
+		return util_fail(err, errlen, -EINVAL, "URL '%s': nested '{'",
+				 url);
 	if (blen + pre >= PATH_MAX_LEN)
-		return bad(-EINVAL, err, errlen, "URL '%s': path too long",
-			   url);
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s': path too long", url);
 	memcpy(buf + blen, rest, pre);
 	blen += pre;
 	dots = strstr(open, "..");
@@ -123,14 +114,16 @@ static int expand(struct http_target_set *ts, char *buf, size_t blen,
 			goto bad_range;
 		step = a <= b ? 1 : -1;
 		if ((a <= b ? b - a : a - b) >= HTTP_TARGET_MAX)
-			return bad(-E2BIG, err, errlen, "URL '%s': range "
-				   "{%llu..%llu} is too large", url, a, b);
+			return util_fail(err, errlen, -E2BIG,
+					 "URL '%s': range {%llu..%llu} is too large",
+					 url, a, b);
 		for (v = a;; v += (unsigned long long)(long long)step) {
 			n = (size_t)snprintf(buf + blen, PATH_MAX_LEN - blen,
 					     "%0*llu", (int)width, v);
 			if (blen + n >= PATH_MAX_LEN)
-				return bad(-EINVAL, err, errlen, "URL '%s': "
-					   "path too long", url);
+				return util_fail(err, errlen, -EINVAL,
+						 "URL '%s': path too long",
+						 url);
 			rc = expand(ts, buf, blen + n, close + 1, url, err,
 				    errlen);
 			if (rc != 0)
@@ -141,17 +134,17 @@ static int expand(struct http_target_set *ts, char *buf, size_t blen,
 		return 0;
 	}
 	if (!memchr(open, ',', (size_t)(close - open)))
-		return bad(-EINVAL, err, errlen, "URL '%s': brace group '%.*s' "
-			   "is neither {A..B} nor {a,b,...}", url,
-			   (int)(close - open + 1), open);
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s': brace group '%.*s' is neither {A..B} nor {a,b,...}",
+				 url, (int)(close - open + 1), open);
 	for (item = open + 1; item <= close; item = comma + 1) {
 		comma = memchr(item, ',', (size_t)(close - item));
 		if (!comma)
 			comma = close;
 		n = (size_t)(comma - item);
 		if (blen + n >= PATH_MAX_LEN)
-			return bad(-EINVAL, err, errlen, "URL '%s': path too "
-				   "long", url);
+			return util_fail(err, errlen, -EINVAL,
+					 "URL '%s': path too long", url);
 		memcpy(buf + blen, item, n);
 		rc = expand(ts, buf, blen + n, close + 1, url, err, errlen);
 		if (rc != 0)
@@ -159,9 +152,9 @@ static int expand(struct http_target_set *ts, char *buf, size_t blen,
 	}
 	return 0;
 bad_range:
-	return bad(-EINVAL, err, errlen, "URL '%s': bad range '%.*s' (want "
-		   "{A..B} with decimal A and B)", url,
-		   (int)(close - open + 1), open);
+	return util_fail(err, errlen, -EINVAL,
+			 "URL '%s': bad range '%.*s' (want {A..B} with decimal A and B)",
+			 url, (int)(close - open + 1), open);
 }
 
 static int add_pattern(struct http_target_set *ts, const char *path,
@@ -172,9 +165,9 @@ static int add_pattern(struct http_target_set *ts, const char *path,
 
 	for (c = path; *c; c++)
 		if ((unsigned char)*c <= 0x20 || *c == 0x7f)
-			return bad(-EINVAL, err, errlen, "URL '%s': space or "
-				   "control character in the path at offset "
-				   "%zu", url, (size_t)(c - url));
+			return util_fail(err, errlen, -EINVAL,
+					 "URL '%s': space or control character in the path at offset %zu",
+					 url, (size_t)(c - url));
 	if (*path == '?') {
 		buf[0] = '/';
 		return expand(ts, buf, 1, path, url, err, errlen);
@@ -198,14 +191,15 @@ int http_target_add_url(struct http_target_set *ts, const char *url,
 		defport = "80";
 		h = url + 7;
 	} else {
-		return bad(-EINVAL, err, errlen, "URL '%s' does not start "
-			   "with http:// or https://", url);
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s' does not start with http:// or https://",
+				 url);
 	}
 	if (*h == '[') {
 		e = strchr(h, ']');
 		if (!e)
-			return bad(-EINVAL, err, errlen, "URL '%s': '[' "
-				   "without ']'", url);
+			return util_fail(err, errlen, -EINVAL,
+					 "URL '%s': '[' without ']'", url);
 		n = (size_t)(e - h - 1);
 		h++;
 		e++;
@@ -214,8 +208,8 @@ int http_target_add_url(struct http_target_set *ts, const char *url,
 		n = (size_t)(e - h);
 	}
 	if (n == 0 || n >= sizeof(host))
-		return bad(-EINVAL, err, errlen, "URL '%s': %s host name", url,
-			   n ? "too long a" : "no");
+		return util_fail(err, errlen, -EINVAL, "URL '%s': %s host name",
+				 url, n ? "too long a" : "no");
 	memcpy(host, h, n);
 	host[n] = 0;
 	strcpy(port, defport);
@@ -225,13 +219,13 @@ int http_target_add_url(struct http_target_set *ts, const char *url,
 
 		if (end == e + 1 || p == 0 || p > 65535 ||
 		    (*end && *end != '/' && *end != '?'))
-			return bad(-EINVAL, err, errlen, "URL '%s': bad port",
-				   url);
+			return util_fail(err, errlen, -EINVAL,
+					 "URL '%s': bad port", url);
 		snprintf(port, sizeof(port), "%lu", p);
 		e = end;
 	} else if (*e && *e != '/' && *e != '?') {
-		return bad(-EINVAL, err, errlen, "URL '%s': bad host name",
-			   url);
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s': bad host name", url);
 	}
 	path = e;
 	if (ts->host[0] == 0) {
@@ -246,10 +240,9 @@ int http_target_add_url(struct http_target_set *ts, const char *url,
 	} else if (strcasecmp(ts->host, host) != 0 ||
 		   strcmp(ts->port, port) != 0 ||
 		   strcmp(ts->scheme, scheme) != 0) {
-		return bad(-EINVAL, err, errlen, "URL '%s' names another "
-			   "server than the first URL (%s://%s port %s); one "
-			   "run loads one server", url, ts->scheme, ts->host,
-			   ts->port);
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s' names another server than the first URL (%s://%s port %s); one run loads one server",
+				 url, ts->scheme, ts->host, ts->port);
 	}
 	return add_pattern(ts, path, url, err, errlen);
 }
@@ -264,8 +257,8 @@ int http_target_add_file(struct http_target_set *ts, const char *path,
 	int rc = 0;
 
 	if (!f)
-		return bad(-errno, err, errlen, "%s: %s", path,
-			   strerror(errno));
+		return util_fail(err, errlen, -errno, "%s: %s", path,
+				 strerror(errno));
 	while (getline(&line, &cap, f) >= 0) {
 		lineno++;
 		for (s = line; isspace((unsigned char)*s); s++)
@@ -277,9 +270,9 @@ int http_target_add_file(struct http_target_set *ts, const char *path,
 			continue;
 		if (*s == '/') {
 			if (!ts->host[0]) {
-				rc = bad(-EINVAL, err, errlen, "%s:%u: a bare "
-					 "path needs a URL before it", path,
-					 lineno);
+				rc = util_fail(err, errlen, -EINVAL,
+					       "%s:%u: a bare path needs a URL before it",
+					       path, lineno);
 				break;
 			}
 			rc = add_pattern(ts, s, s, msg, sizeof(msg));
@@ -287,14 +280,15 @@ int http_target_add_file(struct http_target_set *ts, const char *path,
 			rc = http_target_add_url(ts, s, msg, sizeof(msg));
 		}
 		if (rc != 0) {
-			bad(rc, err, errlen, "%s:%u: %s", path, lineno, msg);
+			util_fail(err, errlen, rc, "%s:%u: %s", path, lineno,
+				  msg);
 			break;
 		}
 	}
 	if (rc == 0 && ferror(f))
-		rc = bad(-EIO, err, errlen, "%s: read error", path);
+		rc = util_fail(err, errlen, -EIO, "%s: read error", path);
 	if (rc == 0 && lineno == 0)
-		rc = bad(-EINVAL, err, errlen, "%s: no URLs", path);
+		rc = util_fail(err, errlen, -EINVAL, "%s: no URLs", path);
 	free(line);
 	fclose(f);
 	return rc;
@@ -308,8 +302,9 @@ int http_target_resolve(struct http_target_set *ts, char *err,
 
 	rc = getaddrinfo(ts->host, ts->port, &hints, &res);
 	if (rc != 0)
-		return bad(-EHOSTUNREACH, err, errlen, "cannot resolve '%s': "
-			   "%s", ts->host, gai_strerror(rc));
+		return util_fail(err, errlen, -EHOSTUNREACH,
+				 "cannot resolve '%s': %s", ts->host,
+				 gai_strerror(rc));
 	memcpy(&ts->addr, res->ai_addr, res->ai_addrlen);
 	ts->addrlen = res->ai_addrlen;
 	freeaddrinfo(res);
@@ -329,8 +324,9 @@ int http_target_build(struct http_target_set *ts, const char *method,
 
 		if (strpbrk(headers[i], "\r\n") || !colon ||
 		    colon == headers[i])
-			return bad(-EINVAL, err, errlen, "header '%s' is not "
-				   "one 'Name: value' line", headers[i]);
+			return util_fail(err, errlen, -EINVAL,
+					 "header '%s' is not one 'Name: value' line",
+					 headers[i]);
 	}
 	len = snprintf(common, sizeof(common), " HTTP/1.1\r\nHost: %s\r\n"
 		       "User-Agent: benchboot/%s\r\n%s", ts->hosthdr,
@@ -340,8 +336,9 @@ int http_target_build(struct http_target_set *ts, const char *method,
 		len += snprintf(common + len, sizeof(common) - (size_t)len,
 				"%s\r\n", headers[i]);
 	if (len < 0 || (size_t)len + 2 >= sizeof(common))
-		return bad(-EINVAL, err, errlen, "request headers longer than "
-			   "%zu bytes", sizeof(common));
+		return util_fail(err, errlen, -EINVAL,
+				 "request headers longer than %zu bytes",
+				 sizeof(common));
 	memcpy(common + len, "\r\n", 3);
 	/* "METHOD path" + common + CRLF */
 	fixed = strlen(method) + 1 + (size_t)len + 2;
@@ -351,8 +348,8 @@ int http_target_build(struct http_target_set *ts, const char *method,
 	ts->off = calloc(ts->npaths, sizeof(*ts->off));
 	ts->len = calloc(ts->npaths, sizeof(*ts->len));
 	if (!ts->reqs || !ts->off || !ts->len || total > UINT32_MAX)
-		return bad(-ENOMEM, err, errlen, "out of memory for %u "
-			   "requests", ts->npaths);
+		return util_fail(err, errlen, -ENOMEM,
+				 "out of memory for %u requests", ts->npaths);
 	ts->maxlen = 0;
 	for (i = 0; i < ts->npaths; i++) {
 		n = (size_t)sprintf(ts->reqs + pos, "%s %s%s", method,

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sample_os.h"
+#include "util.h"
 
 struct sample_os {
 	char root[512];
@@ -20,21 +21,6 @@ struct sample_os {
 	int nprocs;
 	char procs[SAMPLE_MAX_PROCS][SAMPLE_PROCNAME_LEN];
 };
-
-static int os_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int os_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 /* Reads root/rel whole into os->buf (NUL-terminated); stores its length.
  * /proc files report size 0, so read until EOF, growing the buffer (once:
@@ -50,16 +36,16 @@ static int os_slurp(struct sample_os *os, const char *rel, size_t *len,
 	snprintf(path, sizeof(path), "%s/%s", os->root, rel);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return os_fail(err, errlen, -errno, "%s: %s", path,
-			       strerror(errno));
+		return util_fail(err, errlen, -errno, "%s: %s", path,
+				 strerror(errno));
 	for (;;) {
 		if (n + 1 >= os->cap) {
 			char *nb = realloc(os->buf, os->cap * 2);
 
 			if (!nb) {
 				close(fd);
-				return os_fail(err, errlen, -ENOMEM,
-					       "%s: out of memory", path);
+				return util_fail(err, errlen, -ENOMEM,
+						 "%s: out of memory", path);
 			}
 			os->buf = nb;
 			os->cap *= 2;
@@ -70,8 +56,8 @@ static int os_slurp(struct sample_os *os, const char *rel, size_t *len,
 				continue;
 			r = -errno;
 			close(fd);
-			return os_fail(err, errlen, (int)r, "%s: %s", path,
-				       strerror((int)-r));
+			return util_fail(err, errlen, (int)r, "%s: %s", path,
+					 strerror((int)-r));
 		}
 		if (r == 0)
 			break;
@@ -180,16 +166,17 @@ static int os_read_stat(struct sample_os *os, struct sample_raw *r,
 		}
 		continue;
 bad:
-		return os_fail(err, errlen, -EINVAL, "%s/proc/stat line %d: "
-			       "cannot parse '%.40s'", os->root,
-			       os_lineno(os->buf, p), p);
+		return util_fail(err, errlen, -EINVAL,
+				 "%s/proc/stat line %d: cannot parse '%.40s'",
+				 os->root, os_lineno(os->buf, p), p);
 	}
 	if (seen != 31)
-		return os_fail(err, errlen, -EINVAL, "%s/proc/stat: no %s line",
-			       os->root, !(seen & 1) ? "cpu" :
-			       !(seen & 2) ? "ctxt" : !(seen & 4) ? "intr" :
-			       !(seen & 8) ? "procs_running" :
-			       "procs_blocked");
+		return util_fail(err, errlen, -EINVAL,
+				 "%s/proc/stat: no %s line", os->root,
+				 !(seen & 1) ? "cpu" :
+				 !(seen & 2) ? "ctxt" : !(seen & 4) ? "intr" :
+				 !(seen & 8) ? "procs_running" :
+				 "procs_blocked");
 	return 0;
 }
 
@@ -219,18 +206,18 @@ static int os_parse_keyed(struct sample_os *os, const char *path,
 				continue;
 			if (os_u64(&q, (uint64_t *)((char *)r +
 						    keys[i].off)) != 0)
-				return os_fail(err, errlen, -EINVAL,
-					       "%s/%s line %d: cannot parse "
-					       "'%.40s'", os->root, path,
-					       os_lineno(os->buf, p), p);
+				return util_fail(err, errlen, -EINVAL,
+						 "%s/%s line %d: cannot parse '%.40s'",
+						 os->root, path,
+						 os_lineno(os->buf, p), p);
 			seen |= 1u << i;
 		}
 	}
 	if (seen != (1u << n) - 1) {
 		for (i = 0; seen & (1u << i); i++)
 			;
-		return os_fail(err, errlen, -EINVAL, "%s/%s: no '%s' line",
-			       os->root, path, keys[i].key);
+		return util_fail(err, errlen, -EINVAL, "%s/%s: no '%s' line",
+				 os->root, path, keys[i].key);
 	}
 	return 0;
 }
@@ -294,8 +281,9 @@ static int os_read_loadavg(struct sample_os *os, struct sample_raw *r,
 		return rc;
 	if (sscanf(os->buf, "%lf %lf %lf", &r->load1, &r->load5,
 		   &r->load15) != 3)
-		return os_fail(err, errlen, -EINVAL, "%s/proc/loadavg: cannot "
-			       "parse '%.40s'", os->root, os->buf);
+		return util_fail(err, errlen, -EINVAL,
+				 "%s/proc/loadavg: cannot parse '%.40s'",
+				 os->root, os->buf);
 	return 0;
 }
 
@@ -348,8 +336,9 @@ static int os_read_netdev(struct sample_os *os, struct sample_raw *r,
 		f->tx_packets = v[9];
 		continue;
 bad:
-		return os_fail(err, errlen, -EINVAL, "%s/proc/net/dev line %d: "
-			       "cannot parse '%.40s'", os->root, line, p);
+		return util_fail(err, errlen, -EINVAL,
+				 "%s/proc/net/dev line %d: cannot parse '%.40s'",
+				 os->root, line, p);
 	}
 	return 0;
 }
@@ -426,8 +415,8 @@ static int os_read_procs(struct sample_os *os, struct sample_raw *r,
 	snprintf(path, sizeof(path), "%s/proc", os->root);
 	d = opendir(path);
 	if (!d)
-		return os_fail(err, errlen, -errno, "%s: %s", path,
-			       strerror(errno));
+		return util_fail(err, errlen, -errno, "%s: %s", path,
+				 strerror(errno));
 	while ((de = readdir(d))) {
 		struct sample_pid pid;
 		char rel[64];
@@ -446,9 +435,9 @@ static int os_read_procs(struct sample_os *os, struct sample_raw *r,
 		if (os_parse_pid_stat(os->buf, comm, sizeof(comm),
 				      &pid) != 0) {
 			closedir(d);
-			return os_fail(err, errlen, -EINVAL, "%s/%s: cannot "
-				       "parse '%.60s'", os->root, rel,
-				       os->buf);
+			return util_fail(err, errlen, -EINVAL,
+					 "%s/%s: cannot parse '%.60s'",
+					 os->root, rel, os->buf);
 		}
 		pid.pid = (pid_t)id;
 		for (i = 0; i < os->nprocs; i++) {
@@ -478,14 +467,14 @@ int sample_os_open(struct sample_os **out, const char *root,
 	int i;
 
 	if (nprocs > SAMPLE_MAX_PROCS)
-		return os_fail(err, errlen, -E2BIG, "at most %d process names",
-			       SAMPLE_MAX_PROCS);
+		return util_fail(err, errlen, -E2BIG,
+				 "at most %d process names", SAMPLE_MAX_PROCS);
 	if (rl >= sizeof(os->root))
-		return os_fail(err, errlen, -ENAMETOOLONG, "root '%.40s...': "
-			       "too long", root);
+		return util_fail(err, errlen, -ENAMETOOLONG,
+				 "root '%.40s...': too long", root);
 	os = calloc(1, sizeof(*os));
 	if (!os)
-		return os_fail(err, errlen, -ENOMEM, "out of memory");
+		return util_fail(err, errlen, -ENOMEM, "out of memory");
 	while (rl > 1 && root[rl - 1] == '/')
 		rl--;
 	/* "/" becomes "", so paths read "/proc/stat" */
@@ -495,7 +484,7 @@ int sample_os_open(struct sample_os **out, const char *root,
 	os->buf = malloc(os->cap);
 	if (!os->buf) {
 		free(os);
-		return os_fail(err, errlen, -ENOMEM, "out of memory");
+		return util_fail(err, errlen, -ENOMEM, "out of memory");
 	}
 	os->hz = sysconf(_SC_CLK_TCK);
 	if (os->hz <= 0)
@@ -506,10 +495,9 @@ int sample_os_open(struct sample_os **out, const char *root,
 	for (i = 0; i < nprocs; i++) {
 		if (!procs[i][0] || strlen(procs[i]) >= SAMPLE_PROCNAME_LEN) {
 			sample_os_close(os);
-			return os_fail(err, errlen, -EINVAL, "process name "
-				       "'%s': want 1..%d characters (the "
-				       "kernel's comm)", procs[i],
-				       SAMPLE_PROCNAME_LEN - 1);
+			return util_fail(err, errlen, -EINVAL,
+					 "process name '%s': want 1..%d characters (the kernel's comm)",
+					 procs[i], SAMPLE_PROCNAME_LEN - 1);
 		}
 		strcpy(os->procs[i], procs[i]);
 	}
