@@ -3,7 +3,6 @@
  * machine; envelope commands pipelined when the server offers it. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -68,6 +67,12 @@ struct smtp_run {
 
 struct smtp_thr;
 
+/* A thread's counters: uint64_t only, merged with lg_sum_u64(). */
+struct smtp_count {
+	uint64_t mails, rcpts, bytes, sessions, attempts;
+	uint64_t err[SMTP_E_N];
+};
+
 struct smtp_conn {
 	struct smtp_thr *t;
 	int fd;
@@ -89,7 +94,6 @@ struct smtp_conn {
 
 struct smtp_thr {
 	const struct smtp_run *run;
-	pthread_t tid;
 	int ep;
 	struct smtp_conn *conns;
 	struct smtp_conn **ready;	/* sessions awaiting a message */
@@ -99,9 +103,7 @@ struct smtp_thr {
 	uint64_t end_ns;		/* stop starting messages; 0: -n */
 	int stopping;
 	uint64_t now;
-	/* results */
-	uint64_t mails, rcpts, bytes, sessions, attempts;
-	uint64_t err[SMTP_E_N];
+	struct smtp_count n;		/* results */
 	uint64_t end_at;
 	struct hist lat;
 };
@@ -134,7 +136,7 @@ static void conn_count(struct smtp_conn *c, int cls)
 
 	if (c->in_msg && c->failed >= 0)
 		return;
-	t->err[cls]++;
+	t->n.err[cls]++;
 	if (c->in_msg)
 		c->failed = cls;
 	else if (t->started < t->budget && t->end_ns == 0)
@@ -348,9 +350,9 @@ static void conn_reply(struct smtp_conn *c, int code, unsigned ext)
 		if (code / 100 == 2) {
 			uint64_t now = util_mono_ns();
 
-			t->mails++;
-			t->rcpts += c->rcpt_ok;
-			t->bytes += run->msglen;
+			t->n.mails++;
+			t->n.rcpts += c->rcpt_ok;
+			t->n.bytes += run->msglen;
 			hist_record(&t->lat, now > c->t_start ?
 				    now - c->t_start : 0);
 		} else {
@@ -426,7 +428,7 @@ static void conn_writable(struct smtp_conn *c)
 			conn_close(c, SMTP_E_CONNECT);
 			return;
 		}
-		t->sessions++;
+		t->n.sessions++;
 		c->state = C_GREETING;
 		c->deadline = t->now + t->run->timeout_ns;
 		conn_want(c, EPOLLIN);
@@ -474,7 +476,7 @@ static void thr_dispatch(struct smtp_thr *t)
 		t->nready--;
 		c->queued = 0;
 		t->started++;
-		t->attempts++;
+		t->n.attempts++;
 		c->t_start = t0;
 		c->failed = -1;
 		c->in_msg = 1;
@@ -703,63 +705,75 @@ static void smtp_usage(FILE *out)
 "                 (4.9 KB text + 8.5 KB base64 attachment)\n");
 }
 
-static void smtp_report(const struct smtp_run *run, struct smtp_thr *tot,
-			const char *target, const char *from, const char *to,
-			double elapsed, uint64_t real0, int json)
+/* The command line, as smtp_main() takes it apart. */
+struct smtp_args {
+	const char *from, *to, *msgfile, *helo, *target;
+	int json;
+};
+
+static void smtp_report_json(const struct smtp_run *run,
+			     const struct smtp_count *tot,
+			     const struct hist *h, const struct smtp_args *a,
+			     double elapsed, uint64_t real0)
+{
+	cJSON *rec = lg_record_new("smtp", real0, run->start_ns, elapsed);
+	cJSON *p, *cn, *er, *lat;
+	unsigned i;
+
+	if (!rec)
+		return;
+	p = cJSON_AddObjectToObject(rec, "params");
+	cJSON_AddNumberToObject(p, "threads", run->threads);
+	cJSON_AddNumberToObject(p, "connections", run->conns);
+	cJSON_AddNumberToObject(p, "duration_s",
+				(double)run->duration_ns / 1e9);
+	cJSON_AddNumberToObject(p, "count", (double)run->count);
+	cJSON_AddStringToObject(p, "mode", run->rate > 0 ? "open" : "closed");
+	cJSON_AddNumberToObject(p, "rate", run->rate);
+	cJSON_AddBoolToObject(p, "new_session", run->new_session);
+	cJSON_AddStringToObject(p, "server", a->target);
+	cJSON_AddStringToObject(p, "from", a->from);
+	cJSON_AddStringToObject(p, "to", a->to);
+	cJSON_AddNumberToObject(p, "message_bytes", (double)run->msglen);
+	cn = cJSON_AddObjectToObject(rec, "counters");
+	cJSON_AddNumberToObject(cn, "mails", (double)tot->mails);
+	cJSON_AddNumberToObject(cn, "attempts", (double)tot->attempts);
+	cJSON_AddNumberToObject(cn, "recipients", (double)tot->rcpts);
+	cJSON_AddNumberToObject(cn, "bytes", (double)tot->bytes);
+	cJSON_AddNumberToObject(cn, "sessions", (double)tot->sessions);
+	er = cJSON_AddObjectToObject(rec, "errors");
+	for (i = 0; i < SMTP_E_N; i++)
+		cJSON_AddNumberToObject(er, smtp_err_names[i],
+					(double)tot->err[i]);
+	lat = hist_to_json(h);
+	if (lat)
+		cJSON_AddItemToObject(rec, "latency", lat);
+	lg_record_print(rec);
+}
+
+static void smtp_report(const struct smtp_run *run,
+			const struct smtp_count *tot, const struct hist *h,
+			const struct smtp_args *a, double elapsed,
+			uint64_t real0)
 {
 	unsigned i;
 
-	if (json) {
-		cJSON *rec = lg_record_new("smtp", real0, run->start_ns,
-					   elapsed);
-		cJSON *p, *cn, *er, *lat;
-
-		if (!rec)
-			return;
-		p = cJSON_AddObjectToObject(rec, "params");
-		cJSON_AddNumberToObject(p, "threads", run->threads);
-		cJSON_AddNumberToObject(p, "connections", run->conns);
-		cJSON_AddNumberToObject(p, "duration_s",
-					(double)run->duration_ns / 1e9);
-		cJSON_AddNumberToObject(p, "count", (double)run->count);
-		cJSON_AddStringToObject(p, "mode", run->rate > 0 ? "open" :
-					"closed");
-		cJSON_AddNumberToObject(p, "rate", run->rate);
-		cJSON_AddBoolToObject(p, "new_session", run->new_session);
-		cJSON_AddStringToObject(p, "server", target);
-		cJSON_AddStringToObject(p, "from", from);
-		cJSON_AddStringToObject(p, "to", to);
-		cJSON_AddNumberToObject(p, "message_bytes",
-					(double)run->msglen);
-		cn = cJSON_AddObjectToObject(rec, "counters");
-		cJSON_AddNumberToObject(cn, "mails", (double)tot->mails);
-		cJSON_AddNumberToObject(cn, "attempts", (double)tot->attempts);
-		cJSON_AddNumberToObject(cn, "recipients", (double)tot->rcpts);
-		cJSON_AddNumberToObject(cn, "bytes", (double)tot->bytes);
-		cJSON_AddNumberToObject(cn, "sessions", (double)tot->sessions);
-		er = cJSON_AddObjectToObject(rec, "errors");
-		for (i = 0; i < SMTP_E_N; i++)
-			cJSON_AddNumberToObject(er, smtp_err_names[i],
-						(double)tot->err[i]);
-		lat = hist_to_json(&tot->lat);
-		if (lat)
-			cJSON_AddItemToObject(rec, "latency", lat);
-		lg_record_print(rec);
+	if (a->json) {
+		smtp_report_json(run, tot, h, a, elapsed, real0);
 		return;
 	}
 	printf("smtp %s: %u threads, %u sessions, %.2f s, %s loop, %s\n",
-	       target, run->threads, run->conns, elapsed,
+	       a->target, run->threads, run->conns, elapsed,
 	       run->rate > 0 ? "open" : "closed",
 	       run->new_session ? "new session per message" :
 				  "sessions reused");
-	printf("  mails       %llu (%.1f/s) of %llu attempts, %llu "
-	       "recipients, %.1f MB, %llu sessions\n",
+	printf("  mails       %llu (%.1f/s) of %llu attempts, %llu recipients, %.1f MB, %llu sessions\n",
 	       (unsigned long long)tot->mails,
 	       elapsed > 0 ? (double)tot->mails / elapsed : 0,
 	       (unsigned long long)tot->attempts,
 	       (unsigned long long)tot->rcpts, (double)tot->bytes / 1e6,
 	       (unsigned long long)tot->sessions);
-	lg_print_latency(stdout, &tot->lat);
+	lg_print_latency(stdout, h);
 	printf("  errors     ");
 	for (i = 0; i < SMTP_E_N; i++)
 		printf(" %s %llu%s", smtp_err_names[i],
@@ -767,208 +781,183 @@ static void smtp_report(const struct smtp_run *run, struct smtp_thr *tot,
 		       i + 1 < SMTP_E_N ? "," : "\n");
 }
 
-int smtp_main(int argc, char **argv)
+/* Options into run and a.  Returns 0 to go on, 1 after --help, -EINVAL
+ * on a usage error (said on stderr). */
+static int smtp_parse(int argc, char **argv, struct smtp_run *run,
+		      struct smtp_args *a)
 {
-	static const struct option opts[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "connections", required_argument, NULL, 'c' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "new-session", no_argument, NULL, 'N' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "message", required_argument, NULL, 'm' },
-		{ "helo", required_argument, NULL, 'H' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "to", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	int have_d = 0, argi, rc;
+	const struct lg_opt opts[] = {
+		LG_OPT_THREADS(&run->threads, 256, "-t '%s': want a number 1..256"),
+		LG_OPT_CONNS(&run->conns, 100000, "-c '%s': want a number 1..100000"),
+		{ .name = "duration", .key = 'd', .kind = LG_OPT_DUR,
+		  .dst = &run->duration_ns, .min = 1, .seen = &have_d,
+		  .bad = "-d '%s': want a duration like 10s or 500ms" },
+		{ .name = "count", .key = 'n', .kind = LG_OPT_U64,
+		  .dst = &run->count, .min = 1, .max = UINT64_MAX / 2,
+		  .bad = "-n '%s': want a message count >= 1" },
+		{ .name = "new-session", .kind = LG_OPT_FLAG,
+		  .dst = &run->new_session, .val = 1 },
+		LG_OPT_RATE_PER_S(&run->rate, "--rate '%s': want messages per second > 0"),
+		{ .name = "message", .kind = LG_OPT_STR, .dst = &a->msgfile },
+		{ .name = "helo", .kind = LG_OPT_STR, .dst = &a->helo },
+		LG_OPT_TIMEOUT(&run->timeout_ns, 1, "--timeout '%s': want a duration like 10s or 500ms"),
+		{ .name = "from", .kind = LG_OPT_STR, .dst = &a->from },
+		{ .name = "to", .kind = LG_OPT_STR, .dst = &a->to },
+		LG_OPT_JSON(&a->json),
 	};
-	struct smtp_run run = { .threads = 1, .conns = 1,
-				.duration_ns = 10000000000ULL,
-				.timeout_ns = 10000000000ULL };
-	const char *from = NULL, *to = NULL, *msgfile = NULL, *helo = NULL;
-	struct smtp_thr *thr = NULL, tot;
-	uint64_t v, real0, end_at = 0;
-	unsigned i, j;
-	int c, json = 0, have_d = 0, rc = 1;
-	char host[256];
+	const struct lg_optset set = LG_OPTSET("smtp", opts, smtp_usage);
 
-	while ((c = getopt_long(argc, argv, "t:c:d:n:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-		case 'c':
-			if (util_parse_u64(optarg, 1, c == 't' ? 256 : 100000,
-					   &v) != 0) {
-				util_err("smtp", EINVAL, "-%c '%s': want a "
-					 "number 1..%u", c, optarg,
-					 c == 't' ? 256 : 100000);
-				return 2;
-			}
-			if (c == 't')
-				run.threads = (unsigned)v;
-			else
-				run.conns = (unsigned)v;
-			break;
-		case 'd':
-		case 'T':
-			if (util_parse_duration(optarg, &v) != 0 || v == 0) {
-				util_err("smtp", EINVAL, "%s '%s': want a "
-					 "duration like 10s or 500ms",
-					 c == 'd' ? "-d" : "--timeout",
-					 optarg);
-				return 2;
-			}
-			if (c == 'd') {
-				run.duration_ns = v;
-				have_d = 1;
-			} else {
-				run.timeout_ns = v;
-			}
-			break;
-		case 'n':
-			if (util_parse_u64(optarg, 1, UINT64_MAX / 2,
-					   &run.count) != 0) {
-				util_err("smtp", EINVAL, "-n '%s': want a "
-					 "message count >= 1", optarg);
-				return 2;
-			}
-			break;
-		case 'r': {
-			char *end;
-
-			run.rate = strtod(optarg, &end);
-			if (*end || !(run.rate > 0) || run.rate > 1e8) {
-				util_err("smtp", EINVAL, "--rate '%s': want "
-					 "messages per second > 0", optarg);
-				return 2;
-			}
-			break;
-		}
-		case 'N': run.new_session = 1; break;
-		case 'm': msgfile = optarg; break;
-		case 'H': helo = optarg; break;
-		case 'f': from = optarg; break;
-		case 'o': to = optarg; break;
-		case 'j': json = 1; break;
-		case 'h':
-			smtp_usage(stdout);
-			return 0;
-		default:
-			smtp_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind + 1 != argc || !from || !to) {
-		util_err("smtp", EINVAL, "need --from, --to and one "
-			 "HOST:PORT");
+	rc = lg_opt_main(&set, argc, argv, &argi);
+	if (rc != 0)
+		return rc;
+	if (argi + 1 != argc || !a->from || !a->to) {
+		util_err("smtp", EINVAL, "need --from, --to and one HOST:PORT");
 		smtp_usage(stderr);
-		return 2;
+		return -EINVAL;
 	}
-	if (have_d && run.count) {
+	a->target = argv[argi];
+	if (have_d && run->count) {
 		util_err("smtp", EINVAL, "-d and -n exclude each other");
-		return 2;
+		return -EINVAL;
 	}
-	if (run.conns < run.threads)
-		run.threads = run.conns;
-	if (run.count)
-		run.duration_ns = 0;
-	if (strchr(from, '<') || strchr(from, '>') || strchr(from, ' ')) {
-		util_err("smtp", EINVAL, "--from '%s': want a bare address "
-			 "(no <>, no spaces)", from);
-		return 2;
-	}
-	if (smtp_build_envelope(&run, from, to) != 0) {
-		util_err("smtp", EINVAL, "--to '%s': want 1..%d comma-"
-			 "separated bare addresses", to, SMTP_MAX_RCPT);
-		return 2;
-	}
+	if (run->conns < run->threads)
+		run->threads = run->conns;
+	if (run->count)
+		run->duration_ns = 0;
+	return 0;
+}
+
+/* The wire forms: envelope (bad addresses: -EINVAL, a usage error),
+ * greetings, message; the server's address.  Returns 0, -EINVAL for a
+ * usage error, another negative errno when it cannot run; said on
+ * stderr. */
+static int smtp_prepare(struct smtp_run *run, const struct smtp_args *a)
+{
+	const char *helo = a->helo;
+	char host[256];
+	int rc;
+
+	if (strchr(a->from, '<') || strchr(a->from, '>') ||
+	    strchr(a->from, ' '))
+		return util_err("smtp", EINVAL, "--from '%s': want a bare address (no <>, no spaces)", a->from);
+	if (smtp_build_envelope(run, a->from, a->to) != 0)
+		return util_err("smtp", EINVAL, "--to '%s': want 1..%d comma-separated bare addresses", a->to, SMTP_MAX_RCPT);
 	if (!helo) {
-		if (gethostname(host, sizeof(host) - 1) != 0 || !host[0])
+		/* A host without a name greets with a reserved one. */
+		util_hostname(host, sizeof(host));
+		if (strcmp(host, "unknown") == 0)
 			strcpy(host, "benchboot.invalid");
-		host[sizeof(host) - 1] = 0;
 		helo = host;
 	}
 	if (strlen(helo) > 255 || strpbrk(helo, " \r\n")) {
 		util_err("smtp", EINVAL, "--helo '%s': want one name", helo);
-		goto out;
+		return -EIO;	/* exit 1, as it always has */
 	}
-	run.ehlolen = (size_t)sprintf(run.ehlo, "EHLO %s\r\n", helo);
-	run.helolen = (size_t)sprintf(run.helo, "HELO %s\r\n", helo);
-	if (msgfile)
-		rc = smtp_load_message(&run, msgfile);
+	run->ehlolen = (size_t)sprintf(run->ehlo, "EHLO %s\r\n", helo);
+	run->helolen = (size_t)sprintf(run->helo, "HELO %s\r\n", helo);
+	if (a->msgfile)
+		rc = smtp_load_message(run, a->msgfile);
 	else
-		rc = smtp_msg_default(from, to, &run.msg, &run.msglen);
-	if (rc != 0 || smtp_resolve(&run, argv[optind]) != 0) {
-		rc = 1;
-		goto out;
+		rc = smtp_msg_default(a->from, a->to, &run->msg,
+				      &run->msglen);
+	if (rc == 0)
+		rc = smtp_resolve(run, a->target);
+	return rc == -EINVAL ? -EIO : rc;
+}
+
+/* Thread i's state: its share of the sessions, the count and the rate. */
+static int smtp_thr_setup(const struct smtp_run *run, struct smtp_thr *t,
+			  unsigned i)
+{
+	unsigned j;
+
+	t->run = run;
+	t->ep = -1;
+	hist_init(&t->lat);
+	t->nconns = (unsigned)lg_share(run->conns, run->threads, i);
+	t->conns = calloc(t->nconns, sizeof(*t->conns));
+	t->ready = calloc(t->nconns, sizeof(*t->ready));
+	t->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (!t->conns || !t->ready || t->ep < 0)
+		return util_err("smtp", ENOMEM, "thread %u setup failed", i);
+	for (j = 0; j < t->nconns; j++) {
+		t->conns[j].t = t;
+		t->conns[j].fd = -1;
 	}
-	rc = 1;
-	signal(SIGPIPE, SIG_IGN);
-	thr = calloc(run.threads, sizeof(*thr));
+	lg_pace_init(&t->pace, run->start_ns, run->rate / run->threads);
+	t->budget = run->count ? lg_share(run->count, run->threads, i)
+			       : UINT64_MAX;
+	t->end_ns = run->count ? 0 : run->start_ns + run->duration_ns;
+	return 0;
+}
+
+/* Runs the threads and prints the result.  Returns 0 or a negative
+ * errno (said on stderr). */
+static int smtp_run_threads(struct smtp_run *run, const struct smtp_args *a)
+{
+	static struct hist lat;	/* ~26 KB: not on the stack */
+	struct smtp_count tot = { 0 };
+	struct lg_threads lt = { 0 };
+	struct smtp_thr *thr;
+	uint64_t real0, end_at = 0;
+	unsigned i;
+	int rc = 0;
+
+	thr = calloc(run->threads, sizeof(*thr));
 	if (!thr)
-		goto out;
+		return -ENOMEM;
 	real0 = util_real_ns();
-	run.start_ns = util_mono_ns();
-	for (i = 0; i < run.threads; i++) {
-		struct smtp_thr *t = &thr[i];
-
-		t->run = &run;
-		t->nconns = (unsigned)lg_share(run.conns, run.threads, i);
-		t->conns = calloc(t->nconns, sizeof(*t->conns));
-		t->ready = calloc(t->nconns, sizeof(*t->ready));
-		t->ep = epoll_create1(EPOLL_CLOEXEC);
-		if (!t->conns || !t->ready || t->ep < 0) {
-			util_err("smtp", ENOMEM, "thread %u setup failed", i);
-			goto join;
-		}
-		for (j = 0; j < t->nconns; j++) {
-			t->conns[j].t = t;
-			t->conns[j].fd = -1;
-		}
-		hist_init(&t->lat);
-		lg_pace_init(&t->pace, run.start_ns,
-			     run.rate / run.threads);
-		t->budget = run.count ? lg_share(run.count, run.threads, i)
-				      : UINT64_MAX;
-		t->end_ns = run.count ? 0 : run.start_ns + run.duration_ns;
-		if (pthread_create(&t->tid, NULL, thr_main, t) != 0) {
-			util_err("smtp", EAGAIN, "cannot start thread %u", i);
-			t->tid = 0;
-			goto join;
-		}
+	run->start_ns = util_mono_ns();
+	for (i = 0; i < run->threads && rc == 0; i++)
+		rc = smtp_thr_setup(run, &thr[i], i);
+	if (rc == 0) {
+		rc = lg_threads_start(&lt, thr, sizeof(*thr), run->threads,
+				      thr_main);
+		if (rc != 0)
+			util_err("smtp", -rc, "cannot start thread %u",
+				 lt.started);
+		lg_threads_join(&lt);
 	}
-	rc = 0;
-join:
-	memset(&tot, 0, sizeof(tot));
-	hist_init(&tot.lat);
-	for (i = 0; i < run.threads; i++) {
+	hist_init(&lat);
+	for (i = 0; i < run->threads; i++) {
 		struct smtp_thr *t = &thr[i];
 
-		if (t->tid)
-			pthread_join(t->tid, NULL);
-		tot.mails += t->mails;
-		tot.rcpts += t->rcpts;
-		tot.bytes += t->bytes;
-		tot.sessions += t->sessions;
-		tot.attempts += t->attempts;
-		for (j = 0; j < SMTP_E_N; j++)
-			tot.err[j] += t->err[j];
-		hist_merge(&tot.lat, &t->lat);
+		lg_sum_u64(&tot, &t->n, sizeof(tot) / sizeof(uint64_t));
+		hist_merge(&lat, &t->lat);
 		if (t->end_at > end_at)
 			end_at = t->end_at;
-		if (t->ep > 0)
+		if (t->ep >= 0)
 			close(t->ep);
 		free(t->conns);
 		free(t->ready);
 	}
 	if (rc == 0)
-		smtp_report(&run, &tot, argv[optind], from, to,
-			    (double)(end_at - run.start_ns) / 1e9, real0, json);
-out:
+		smtp_report(run, &tot, &lat, a,
+			    (double)(end_at - run->start_ns) / 1e9, real0);
 	free(thr);
+	return rc;
+}
+
+int smtp_main(int argc, char **argv)
+{
+	struct smtp_run run = { .threads = 1, .conns = 1,
+				.duration_ns = 10000000000ULL,
+				.timeout_ns = 10000000000ULL };
+	struct smtp_args a = { 0 };
+	int rc;
+
+	rc = smtp_parse(argc, argv, &run, &a);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	rc = smtp_prepare(&run, &a);
+	if (rc != 0)
+		goto out;
+	signal(SIGPIPE, SIG_IGN);
+	if (smtp_run_threads(&run, &a) != 0)
+		rc = -EIO;
+out:
 	free(run.env);
 	free(run.msg);
-	return rc;
+	return rc == 0 ? 0 : rc == -EINVAL ? 2 : 1;
 }

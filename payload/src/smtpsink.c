@@ -3,7 +3,6 @@
  * clients get one write per group; DATA scanned with memchr. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -56,15 +55,18 @@ struct sink_conn {
 	char out[SINK_OUT];
 };
 
+/* A thread's counters: uint64_t only, merged with lg_sum_u64(). */
+struct sink_count {
+	uint64_t messages, rcpts, bytes, sessions, tempfailed, rejected;
+	uint64_t stored, err_protocol, err_io, err_store;
+};
+
 struct sink_thr {
 	const struct sink_cfg *cfg;
 	unsigned id;
-	pthread_t tid;
 	int ep, lfd;
 	uint64_t seq;
-	/* results */
-	uint64_t messages, rcpts, bytes, sessions, tempfailed, rejected;
-	uint64_t stored, err_protocol, err_io, err_store;
+	struct sink_count n;	/* results */
 	struct hist lat;
 };
 
@@ -107,7 +109,7 @@ static int sink_flush(struct sink_thr *t, struct sink_conn *c)
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				break;
-			t->err_io++;
+			t->n.err_io++;
 			sink_close(t, c);
 			return -1;
 		}
@@ -145,7 +147,7 @@ static void sink_data_begin(struct sink_thr *t, struct sink_conn *c)
 		c->store_fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC |
 				   O_CLOEXEC, 0644);
 		if (c->store_fd < 0)
-			t->err_store++;
+			t->n.err_store++;
 	}
 }
 
@@ -154,13 +156,13 @@ static void sink_data_end(struct sink_thr *t, struct sink_conn *c)
 	int fail = 0;
 
 	c->state = S_CMD;
-	t->messages++;
+	t->n.messages++;
 	if (t->cfg->store) {
 		/* Durable before we say so: the 250 is a promise. */
 		if (c->store_fd < 0 || fsync(c->store_fd) != 0) {
 			fail = 1;
 			if (c->store_fd >= 0)
-				t->err_store++;
+				t->n.err_store++;
 		}
 		if (c->store_fd >= 0)
 			close(c->store_fd);
@@ -168,28 +170,28 @@ static void sink_data_end(struct sink_thr *t, struct sink_conn *c)
 	}
 	if (fail) {
 		unlink(c->path);
-		t->tempfailed++;
+		t->n.tempfailed++;
 		sink_reply(c, "451 4.3.0 cannot store message\r\n");
 	} else if (t->cfg->tempfail_every &&
-		   t->messages % t->cfg->tempfail_every == 0) {
+		   t->n.messages % t->cfg->tempfail_every == 0) {
 		if (t->cfg->store)
 			unlink(c->path);
-		t->tempfailed++;
+		t->n.tempfailed++;
 		sink_reply(c, "451 4.3.0 temporary failure (as asked)\r\n");
 	} else if (t->cfg->reject_every &&
-		   t->messages % t->cfg->reject_every == 0) {
+		   t->n.messages % t->cfg->reject_every == 0) {
 		if (t->cfg->store)
 			unlink(c->path);
-		t->rejected++;
+		t->n.rejected++;
 		sink_reply(c, "554 5.6.0 rejected (as asked)\r\n");
 	} else {
-		t->rcpts += c->rcpts;
-		t->bytes += c->msgbytes;
+		t->n.rcpts += c->rcpts;
+		t->n.bytes += c->msgbytes;
 		if (t->cfg->store)
-			t->stored++;
+			t->n.stored++;
 		hist_record(&t->lat, util_mono_ns() - c->data_start);
 		sink_reply(c, "250 2.0.0 Ok: queued as %u.%llu\r\n", t->id,
-			   (unsigned long long)t->messages);
+			   (unsigned long long)t->n.messages);
 	}
 	sink_reset(c);
 }
@@ -254,11 +256,11 @@ static void sink_command(struct sink_thr *t, struct sink_conn *c,
 		c->state = S_CLOSING;
 		break;
 	case -EINVAL:
-		t->err_protocol++;
+		t->n.err_protocol++;
 		sink_reply(c, "501 5.5.4 syntax error\r\n");
 		break;
 	default:
-		t->err_protocol++;
+		t->n.err_protocol++;
 		sink_reply(c, "500 5.5.2 command not recognized\r\n");
 		break;
 	}
@@ -291,7 +293,7 @@ static void sink_process(struct sink_thr *t, struct sink_conn *c)
 				    (ssize_t)out) {
 					close(c->store_fd);
 					c->store_fd = -1;
-					t->err_store++;
+					t->n.err_store++;
 				}
 				c->msgbytes += out;
 				pos += used;
@@ -306,7 +308,7 @@ static void sink_process(struct sink_thr *t, struct sink_conn *c)
 
 				if (!nl) {
 					if (c->inlen - pos >= SMTP_LINE_MAX) {
-						t->err_protocol++;
+						t->n.err_protocol++;
 						sink_reply(c, "500 5.5.2 line "
 							   "too long\r\n");
 						c->state = S_CLOSING;
@@ -341,7 +343,7 @@ static void sink_readable(struct sink_thr *t, struct sink_conn *c)
 			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 				return;
 			if (n < 0 || c->state == S_DATA || c->have_mail)
-				t->err_io++;	/* gone mid-transaction */
+				t->n.err_io++;	/* gone mid-transaction */
 			sink_close(t, c);
 			return;
 		}
@@ -375,7 +377,7 @@ static void sink_accept(struct sink_thr *t)
 			free(c);
 			continue;
 		}
-		t->sessions++;
+		t->n.sessions++;
 		sink_reply(c, "220 %s ESMTP benchboot smtp-sink\r\n",
 			   t->cfg->hostname);
 		sink_flush(t, c);
@@ -450,7 +452,8 @@ static void sink_usage(FILE *out)
 "  --reject-every N    answer every Nth message (per thread) with 554\n");
 }
 
-static void sink_report(const struct sink_cfg *cfg, struct sink_thr *tot,
+static void sink_report(const struct sink_cfg *cfg,
+			const struct sink_count *tot, const struct hist *h,
 			const char *listen_on, double elapsed, uint64_t real0,
 			uint64_t mono0, int json)
 {
@@ -480,7 +483,7 @@ static void sink_report(const struct sink_cfg *cfg, struct sink_thr *tot,
 					(double)tot->err_protocol);
 		cJSON_AddNumberToObject(er, "io", (double)tot->err_io);
 		cJSON_AddNumberToObject(er, "store", (double)tot->err_store);
-		lat = hist_to_json(&tot->lat);
+		lat = hist_to_json(h);
 		if (lat)
 			cJSON_AddItemToObject(rec, "latency", lat);
 		lg_record_print(rec);
@@ -496,116 +499,146 @@ static void sink_report(const struct sink_cfg *cfg, struct sink_thr *tot,
 	       (unsigned long long)tot->tempfailed,
 	       (unsigned long long)tot->rejected,
 	       (unsigned long long)tot->sessions);
-	lg_print_hist(stdout, "data time", &tot->lat);
+	lg_print_hist(stdout, "data time", h);
 	printf("  errors      protocol %llu, io %llu, store %llu\n",
 	       (unsigned long long)tot->err_protocol,
 	       (unsigned long long)tot->err_io,
 	       (unsigned long long)tot->err_store);
 }
 
-int smtpsink_main(int argc, char **argv)
+/* --hostname: one name, no blanks, into the cfg's buffer (dst). */
+static int sink_opt_hostname(void *dst, const char *value, char *err,
+			     size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "store", required_argument, NULL, 's' },
-		{ "hostname", required_argument, NULL, 'H' },
-		{ "no-pipelining", no_argument, NULL, 'P' },
-		{ "tempfail-every", required_argument, NULL, 'F' },
-		{ "reject-every", required_argument, NULL, 'R' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	struct sink_cfg *cfg = dst;
+
+	if (strlen(value) >= sizeof(cfg->hostname) ||
+	    strpbrk(value, " \r\n"))
+		return util_fail(err, errlen, -EINVAL, "--hostname '%s': want one name", value);
+	strcpy(cfg->hostname, value);
+	return 0;
+}
+
+/* Options into cfg, the listening address into *target.  Returns 0 to go
+ * on, 1 after --help, -EINVAL on a usage error (said on stderr). */
+static int sink_parse(int argc, char **argv, struct sink_cfg *cfg,
+		      const char **target, int *json)
+{
+	int argi, rc;
+	const struct lg_opt opts[] = {
+		LG_OPT_THREADS(&cfg->threads, 256, "-t '%s': want 1..256 threads"),
+		{ .name = "store", .kind = LG_OPT_STR, .dst = &cfg->store },
+		{ .name = "hostname", .kind = LG_OPT_FN, .dst = cfg,
+		  .fn = sink_opt_hostname },
+		{ .name = "no-pipelining", .kind = LG_OPT_FLAG,
+		  .dst = &cfg->pipelining, .val = 0 },
+		{ .name = "tempfail-every", .kind = LG_OPT_U64,
+		  .dst = &cfg->tempfail_every, .min = 1, .max = UINT64_MAX,
+		  .bad = "--tempfail-every '%s': want a count >= 1" },
+		{ .name = "reject-every", .kind = LG_OPT_U64,
+		  .dst = &cfg->reject_every, .min = 1, .max = UINT64_MAX,
+		  .bad = "--reject-every '%s': want a count >= 1" },
+		LG_OPT_JSON(json),
 	};
-	struct sink_cfg cfg = { .threads = 1, .pipelining = 1 };
+	const struct lg_optset set = LG_OPTSET("smtp-sink", opts, sink_usage);
+
+	rc = lg_opt_main(&set, argc, argv, &argi);
+	if (rc != 0)
+		return rc;
+	if (argi + 1 != argc) {
+		sink_usage(stderr);
+		return -EINVAL;
+	}
+	*target = argv[argi];
+	return 0;
+}
+
+/* ADDR:PORT (ADDR may be empty: every address) into cfg->addr; a store
+ * directory that is one.  Returns 0, -EINVAL for a usage error, -ENOTDIR
+ * when --store is not a directory; said on stderr. */
+static int sink_check(struct sink_cfg *cfg, const char *target)
+{
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_PASSIVE }, *ai;
-	struct sink_thr *thr, tot;
-	const char *target, *colon;
-	char host[256];
-	uint64_t v, real0, mono0;
-	sigset_t set;
-	unsigned i;
-	int c, sig, json = 0, rc, lfd = -1;
+	const char *colon = strrchr(target, ':');
 	struct stat st;
+	char host[256];
+	int rc;
 
-	strcpy(cfg.hostname, "benchboot-sink.invalid");
-	while ((c = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			if (util_parse_u64(optarg, 1, 256, &v) != 0) {
-				util_err("smtp-sink", EINVAL, "-t '%s': want "
-					 "1..256 threads", optarg);
-				return 2;
-			}
-			cfg.threads = (unsigned)v;
-			break;
-		case 'F':
-		case 'R':
-			if (util_parse_u64(optarg, 1, UINT64_MAX, &v) != 0) {
-				util_err("smtp-sink", EINVAL, "--%s '%s': "
-					 "want a count >= 1", c == 'F' ?
-					 "tempfail-every" : "reject-every",
-					 optarg);
-				return 2;
-			}
-			if (c == 'F')
-				cfg.tempfail_every = v;
-			else
-				cfg.reject_every = v;
-			break;
-		case 's': cfg.store = optarg; break;
-		case 'H':
-			if (strlen(optarg) >= sizeof(cfg.hostname) ||
-			    strpbrk(optarg, " \r\n")) {
-				util_err("smtp-sink", EINVAL, "--hostname "
-					 "'%s': want one name", optarg);
-				return 2;
-			}
-			strcpy(cfg.hostname, optarg);
-			break;
-		case 'P': cfg.pipelining = 0; break;
-		case 'j': json = 1; break;
-		case 'h':
-			sink_usage(stdout);
-			return 0;
-		default:
-			sink_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind + 1 != argc) {
-		sink_usage(stderr);
-		return 2;
-	}
-	target = argv[optind];
-	colon = strrchr(target, ':');
-	if (!colon || (size_t)(colon - target) >= sizeof(host) || !colon[1]) {
-		util_err("smtp-sink", EINVAL, "'%s': want ADDR:PORT", target);
-		return 2;
-	}
+	if (!colon || (size_t)(colon - target) >= sizeof(host) || !colon[1])
+		return util_err("smtp-sink", EINVAL, "'%s': want ADDR:PORT", target);
 	memcpy(host, target, (size_t)(colon - target));
 	host[colon - target] = 0;
 	rc = getaddrinfo(host[0] ? host : NULL, colon + 1, &hints, &ai);
-	if (rc != 0) {
-		util_err("smtp-sink", EINVAL, "'%s': %s", target,
-			 gai_strerror(rc));
-		return 2;
-	}
-	memcpy(&cfg.addr, ai->ai_addr, ai->ai_addrlen);
-	cfg.addrlen = ai->ai_addrlen;
+	if (rc != 0)
+		return util_err("smtp-sink", EINVAL, "'%s': %s", target,
+				gai_strerror(rc));
+	memcpy(&cfg->addr, ai->ai_addr, ai->ai_addrlen);
+	cfg->addrlen = ai->ai_addrlen;
 	freeaddrinfo(ai);
-	if (cfg.store && (stat(cfg.store, &st) != 0 || !S_ISDIR(st.st_mode))) {
-		util_err("smtp-sink", ENOTDIR, "--store %s: not a directory",
-			 cfg.store);
-		return 1;
+	if (cfg->store && (stat(cfg->store, &st) != 0 ||
+			   !S_ISDIR(st.st_mode)))
+		return util_err("smtp-sink", ENOTDIR, "--store %s: not a directory", cfg->store);
+	if (strlen(cfg->store ? cfg->store : "") > 60)
+		return util_err("smtp-sink", EINVAL, "--store %s: path longer than 60 characters", cfg->store);
+	return 0;
+}
+
+/* Listens, runs the threads until SIGINT/SIGTERM (blocked by the caller
+ * and taken with sigwait here), joins them.  Returns 0 after a clean
+ * stop, a negative errno otherwise (said on stderr). */
+static int sink_serve(const struct sink_cfg *cfg, struct sink_thr *thr,
+		      const char *target, const sigset_t *set, int *lfd)
+{
+	struct lg_threads lt = { 0 };
+	unsigned i;
+	int rc, sig;
+
+	rc = sink_listen(cfg, lfd);
+	if (rc != 0)
+		util_err("smtp-sink", -rc, "listen on %s: %s", target,
+			 strerror(-rc));
+	for (i = 0; i < cfg->threads; i++) {
+		thr[i].cfg = cfg;
+		thr[i].id = i;
+		thr[i].ep = thr[i].lfd = -1;
+		hist_init(&thr[i].lat);
+		if (rc == 0 && (rc = sink_thr_init(&thr[i], *lfd)) != 0)
+			util_err("smtp-sink", -rc, "epoll: %s", strerror(-rc));
 	}
-	if (strlen(cfg.store ? cfg.store : "") > 60) {
-		util_err("smtp-sink", ENAMETOOLONG, "--store %s: path longer "
-			 "than 60 characters", cfg.store);
-		return 2;
+	if (rc == 0)
+		rc = lg_threads_start(&lt, thr, sizeof(*thr), cfg->threads,
+				      sink_thr_main);
+	if (rc == 0) {
+		fprintf(stderr, "smtp-sink: listening on %s\n", target);
+		sigwait(set, &sig);
 	}
+	sink_stop = 1;
+	lg_threads_join(&lt);
+	return rc;
+}
+
+int smtpsink_main(int argc, char **argv)
+{
+	static struct hist lat;	/* ~26 KB: not on the stack */
+	struct sink_cfg cfg = { .threads = 1, .pipelining = 1 };
+	struct sink_count tot = { 0 };
+	struct sink_thr *thr;
+	const char *target;
+	uint64_t real0, mono0;
+	sigset_t set;
+	unsigned i;
+	int json = 0, rc, lfd = -1;
+
+	strcpy(cfg.hostname, "benchboot-sink.invalid");
+	rc = sink_parse(argc, argv, &cfg, &target, &json);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	rc = sink_check(&cfg, target);
+	if (rc != 0)
+		return rc == -ENOTDIR ? 1 : 2;
 	signal(SIGPIPE, SIG_IGN);
-	/* Threads inherit the mask; only sigwait() below takes them. */
+	/* Threads inherit the mask; only sigwait() takes them. */
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
@@ -613,54 +646,20 @@ int smtpsink_main(int argc, char **argv)
 	thr = calloc(cfg.threads, sizeof(*thr));
 	if (!thr)
 		return 1;
-	rc = sink_listen(&cfg, &lfd);
-	if (rc != 0)
-		util_err("smtp-sink", -rc, "listen on %s: %s", target,
-			 strerror(-rc));
-	for (i = 0; i < cfg.threads; i++) {
-		thr[i].cfg = &cfg;
-		thr[i].id = i;
-		thr[i].ep = thr[i].lfd = -1;
-		hist_init(&thr[i].lat);
-		if (rc == 0 && (rc = sink_thr_init(&thr[i], lfd)) != 0)
-			util_err("smtp-sink", -rc, "epoll: %s", strerror(-rc));
-	}
 	real0 = util_real_ns();
 	mono0 = util_mono_ns();
-	for (i = 0; i < cfg.threads && rc == 0; i++)
-		if (pthread_create(&thr[i].tid, NULL, sink_thr_main,
-				   &thr[i]) != 0)
-			rc = -EAGAIN;
-	if (rc == 0) {
-		fprintf(stderr, "smtp-sink: listening on %s\n", target);
-		sigwait(&set, &sig);
-	}
-	sink_stop = 1;
-	memset(&tot, 0, sizeof(tot));
-	hist_init(&tot.lat);
+	rc = sink_serve(&cfg, thr, target, &set, &lfd);
+	hist_init(&lat);
 	for (i = 0; i < cfg.threads; i++) {
-		struct sink_thr *t = &thr[i];
-
-		if (t->tid)
-			pthread_join(t->tid, NULL);
-		tot.messages += t->messages;
-		tot.rcpts += t->rcpts;
-		tot.bytes += t->bytes;
-		tot.sessions += t->sessions;
-		tot.tempfailed += t->tempfailed;
-		tot.rejected += t->rejected;
-		tot.stored += t->stored;
-		tot.err_protocol += t->err_protocol;
-		tot.err_io += t->err_io;
-		tot.err_store += t->err_store;
-		hist_merge(&tot.lat, &t->lat);
-		if (t->ep >= 0)
-			close(t->ep);
+		lg_sum_u64(&tot, &thr[i].n, sizeof(tot) / sizeof(uint64_t));
+		hist_merge(&lat, &thr[i].lat);
+		if (thr[i].ep >= 0)
+			close(thr[i].ep);
 	}
 	if (lfd >= 0)
 		close(lfd);
 	if (rc == 0)
-		sink_report(&cfg, &tot, target,
+		sink_report(&cfg, &tot, &lat, target,
 			    (double)(util_mono_ns() - mono0) / 1e9, real0,
 			    mono0, json);
 	free(thr);

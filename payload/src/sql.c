@@ -5,11 +5,11 @@
  * blocking calls, one thread per connection.  The choice is made at
  * compile time; both report the same record. */
 #include <errno.h>
-#include <getopt.h>
 #include <mysql.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +127,6 @@ struct sql_conn {
 
 struct sql_thr {
 	struct sql_run *run;
-	pthread_t tid;
 	int ep;
 	struct sql_conn *conns;
 	struct sql_conn **ready;
@@ -878,12 +877,83 @@ static int sql_ident_ok(const char *s)
 	return 1;
 }
 
+/* Thread i's state: its share of the connections (the first is number
+ * *k of the run, *k advanced past them), each with its statement buffer. */
+static int sql_thr_setup(struct sql_run *run, struct sql_thr *t, unsigned i,
+			 unsigned nthr, unsigned *k)
+{
+	unsigned j;
+
+	t->run = run;
+	t->ep = -1;
+	hist_init(&t->st.lat);
+	t->nconns = (unsigned)lg_share(run->conns, nthr, i);
+	t->first = *k;
+	t->conns = calloc(t->nconns, sizeof(*t->conns));
+	t->ready = calloc(t->nconns, sizeof(*t->ready));
+	if (!t->conns || !t->ready)
+		return -ENOMEM;
+	for (j = 0; j < t->nconns; j++, (*k)++) {
+		struct sql_conn *c = &t->conns[j];
+
+		c->t = t;
+		c->fd = -1;
+		c->buf = malloc(SQL_WL_BUF);
+		if (!c->buf)
+			return -ENOMEM;
+		sql_wl_conn_init(&run->cfg, &c->wc, *k);
+	}
+#if SQL_NONBLOCK
+	t->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (t->ep < 0)
+		return -ENOMEM;
+#endif
+	return 0;
+}
+
+/* Starts the measured interval once every connection is set up, or after
+ * one timeout (unreachable servers are then counted, not waited for);
+ * with failed set, at once and empty.  Returns the wall clock then. */
+static uint64_t sql_go(struct sql_run *run, int failed)
+{
+	uint64_t deadline = util_mono_ns() + run->timeout_ns, real0;
+
+	while (!failed && atomic_load(&run->setup_done) < run->conns &&
+	       util_mono_ns() < deadline)
+		usleep(2000);
+	real0 = util_real_ns();
+	run->start_ns = util_mono_ns();
+	run->end_ns = run->start_ns + (failed ? 0 : run->duration_ns);
+	atomic_store(&run->go, 1);
+	return real0;
+}
+
+/* Adds thread t's counts to tot and frees what sql_thr_setup() made. */
+static void sql_thr_merge(struct sql_stats *tot, struct sql_thr *t)
+{
+	unsigned j;
+
+	/* The counters up to end_at are uint64_t only. */
+	lg_sum_u64(tot, &t->st, offsetof(struct sql_stats, end_at) /
+				sizeof(uint64_t));
+	hist_merge(&tot->lat, &t->st.lat);
+	if (t->st.end_at > tot->end_at)
+		tot->end_at = t->st.end_at;
+	for (j = 0; t->conns && j < t->nconns; j++)
+		free(t->conns[j].buf);
+	free(t->conns);
+	free(t->ready);
+	if (t->ep >= 0)
+		close(t->ep);
+}
+
 static int sql_run_conns(struct sql_run *run, int json)
 {
+	struct lg_threads lt = { 0 };
 	struct sql_thr *thr;
 	struct sql_stats *tot;
-	uint64_t real0 = 0, end_at = 0, deadline;
-	unsigned i, j, k, nthr;
+	uint64_t real0;
+	unsigned i, k = 0, nthr;
 	int rc = 0;
 
 	tot = calloc(1, sizeof(*tot));
@@ -901,121 +971,95 @@ static int sql_run_conns(struct sql_run *run, int json)
 			goto out;
 	}
 	mysql_library_init(0, NULL, NULL);
-	for (i = 0, k = 0; i < nthr; i++) {
-		struct sql_thr *t = &thr[i];
-
-		t->run = run;
-		t->ep = -1;
-		t->nconns = (unsigned)lg_share(run->conns, nthr, i);
-		t->first = k;
-		t->conns = calloc(t->nconns, sizeof(*t->conns));
-		t->ready = calloc(t->nconns, sizeof(*t->ready));
-		if (!t->conns || !t->ready)
-			goto fail;
-		hist_init(&t->st.lat);
-		for (j = 0; j < t->nconns; j++, k++) {
-			struct sql_conn *c = &t->conns[j];
-
-			c->t = t;
-			c->fd = -1;
-			c->buf = malloc(SQL_WL_BUF);
-			if (!c->buf)
-				goto fail;
-			sql_wl_conn_init(&run->cfg, &c->wc, k);
-		}
-#if SQL_NONBLOCK
-		t->ep = epoll_create1(EPOLL_CLOEXEC);
-		if (t->ep < 0)
-			goto fail;
-#endif
-	}
-	real0 = util_real_ns();
-	for (i = 0; i < nthr; i++)
-		if (pthread_create(&thr[i].tid, NULL, sql_is_ps(run) ?
-				   ps_thr_main : sql_thr_main,
-				   &thr[i]) != 0) {
-			thr[i].tid = 0;
-			goto fail;
-		}
-	/* Measure once every connection is set up, or after one timeout
-	 * (unreachable servers are then counted, not waited for). */
-	deadline = util_mono_ns() + run->timeout_ns;
-	while (atomic_load(&run->setup_done) < run->conns &&
-	       util_mono_ns() < deadline)
-		usleep(2000);
-	real0 = util_real_ns();
-	run->start_ns = util_mono_ns();
-	run->end_ns = run->start_ns + run->duration_ns;
-	atomic_store(&run->go, 1);
-	goto join;
-fail:
-	rc = util_err("sql", ENOMEM, "cannot set up %u connections",
-		      run->conns);
-	run->start_ns = util_mono_ns();
-	run->end_ns = run->start_ns;
-	atomic_store(&run->go, 1);
-join:
-	for (i = 0; i < nthr; i++) {
-		struct sql_thr *t = &thr[i];
-
-		if (t->tid)
-			pthread_join(t->tid, NULL);
-		tot->stmts += t->st.stmts;
-		tot->setup_stmts += t->st.setup_stmts;
-		tot->teardown_stmts += t->st.teardown_stmts;
-		tot->connects += t->st.connects;
-		for (j = 0; j < SQL_WL_MAX_KINDS; j++)
-			tot->kinds[j] += t->st.kinds[j];
-		for (j = 0; j < SQL_E_N; j++)
-			tot->err[j] += t->st.err[j];
-		hist_merge(&tot->lat, &t->st.lat);
-		if (t->st.end_at > end_at)
-			end_at = t->st.end_at;
-		for (j = 0; t->conns && j < t->nconns; j++)
-			free(t->conns[j].buf);
-		free(t->conns);
-		free(t->ready);
-		if (t->ep >= 0)
-			close(t->ep);
-	}
+	for (i = 0; i < nthr && rc == 0; i++)
+		rc = sql_thr_setup(run, &thr[i], i, nthr, &k);
 	if (rc == 0)
-		sql_report(run, tot, end_at > run->start_ns ?
-			   (double)(end_at - run->start_ns) / 1e9 : 0, real0,
-			   json);
+		rc = lg_threads_start(&lt, thr, sizeof(*thr), nthr,
+				      sql_is_ps(run) ? ps_thr_main :
+				      sql_thr_main);
+	if (rc != 0)
+		rc = util_err("sql", ENOMEM, "cannot set up %u connections", run->conns);
+	real0 = sql_go(run, rc != 0);
+	lg_threads_join(&lt);
+	for (i = 0; i < nthr; i++)
+		sql_thr_merge(tot, &thr[i]);
+	if (rc == 0)
+		sql_report(run, tot, tot->end_at > run->start_ns ?
+			   (double)(tot->end_at - run->start_ns) / 1e9 : 0,
+			   real0, json);
 out:
 	free(thr);
 	free(tot);
 	return rc;
 }
 
+/* Options into run; *workload and *json.  Returns 0 to go on, 1 after
+ * --help, -EINVAL on a usage error (said on stderr). */
+static int sql_parse(int argc, char **argv, struct sql_run *run,
+		     const char **workload, uint64_t *timeout, int *json)
+{
+	int argi, rc;
+	const struct lg_opt opts[] = {
+		{ .name = "workload", .kind = LG_OPT_STR, .dst = workload },
+		LG_OPT_THREADS(&run->threads, 256, "-t '%s': want 1..256"),
+		LG_OPT_CONNS(&run->conns, 10000, "-c '%s': want 1..10000"),
+		LG_OPT_DURATION(&run->duration_ns, "-d '%s': want a duration like 10s"),
+		LG_OPT_RATE_PER_S(&run->rate, "--rate '%s': want statements per second > 0"),
+		{ .name = "rows", .kind = LG_OPT_U64, .dst = &run->cfg.rows,
+		  .min = 1, .max = 4000000000ULL,
+		  .bad = "--rows '%s': want 1..4G" },
+		{ .name = "table", .kind = LG_OPT_STR, .dst = &run->cfg.table },
+		{ .name = "seed", .kind = LG_OPT_U64, .dst = &run->cfg.seed,
+		  .max = UINT64_MAX,
+		  .bad = "--seed '%s': want an unsigned number" },
+		{ .name = "keep", .kind = LG_OPT_FLAG, .dst = &run->cfg.keep,
+		  .val = 1 },
+		LG_OPT_TIMEOUT(timeout, 1, "--timeout '%s': want a duration like 10s"),
+		{ .name = "host", .kind = LG_OPT_STR, .dst = &run->tg.host },
+		{ .name = "port", .kind = LG_OPT_UINT, .dst = &run->tg.port,
+		  .min = 1, .max = 65535,
+		  .bad = "--port '%s': want 1..65535" },
+		{ .name = "socket", .kind = LG_OPT_STR, .dst = &run->tg.socket },
+		{ .name = "user", .kind = LG_OPT_STR, .dst = &run->tg.user },
+		{ .name = "password", .kind = LG_OPT_STR,
+		  .dst = &run->tg.password },
+		{ .name = "db", .kind = LG_OPT_STR, .dst = &run->tg.db },
+		LG_OPT_JSON(json),
+	};
+	const struct lg_optset set = LG_OPTSET("sql", opts, sql_usage);
+
+	rc = lg_opt_main(&set, argc, argv, &argi);
+	if (rc != 0)
+		return rc;
+	if (argi != argc || !*workload) {
+		util_err("sql", EINVAL, "need --workload=ops|mix|point-select and no other arguments");
+		sql_usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* mix: table names unique per client process, as many clients share one
+ * server: a hash of the host name and the pid. */
+static void sql_mix_tag(struct sql_run *run)
+{
+	uint32_t h = 2166136261u;
+	char host[64];
+	size_t i;
+
+	util_hostname(host, sizeof(host));
+	for (i = 0; host[i]; i++)
+		h = (h ^ (uint8_t)host[i]) * 16777619u;
+	h = (h ^ (uint32_t)getpid()) * 16777619u;
+	snprintf(run->cfg.tag, sizeof(run->cfg.tag), "%08x", h);
+}
+
 int sql_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "workload", required_argument, NULL, 'w' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "connections", required_argument, NULL, 'c' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "rate", required_argument, NULL, 'r' },
-		{ "rows", required_argument, NULL, 'R' },
-		{ "table", required_argument, NULL, 'T' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ "timeout", required_argument, NULL, 'o' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "port", required_argument, NULL, 'P' },
-		{ "socket", required_argument, NULL, 's' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "password", required_argument, NULL, 'p' },
-		{ "db", required_argument, NULL, 'D' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static struct sql_run run;
-	const char *workload = NULL, *table = NULL;
-	uint64_t v, timeout = 10000000000ULL;
-	int c, json = 0, ops = 0;
-	char *end;
+	const char *workload = NULL, *table;
+	uint64_t timeout = 10000000000ULL;
+	int json = 0, ops, rc;
 
 	memset(&run, 0, sizeof(run));
 	run.threads = 1;
@@ -1023,103 +1067,21 @@ int sql_main(int argc, char **argv)
 	run.duration_ns = 10000000000ULL;
 	run.cfg.seed = 1;
 	run.tg.user = "root";
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:c:d:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'w': workload = optarg; break;
-		case 't':
-		case 'c':
-			if (util_parse_u64(optarg, 1, c == 't' ? 256 : 10000,
-					   &v) != 0) {
-				util_err("sql", EINVAL, "-%c '%s': want 1..%u",
-					 c, optarg, c == 't' ? 256 : 10000);
-				return 2;
-			}
-			if (c == 't')
-				run.threads = (unsigned)v;
-			else
-				run.conns = (unsigned)v;
-			break;
-		case 'd':
-		case 'o':
-			if (util_parse_duration(optarg, &v) != 0 || v == 0) {
-				util_err("sql", EINVAL, "%s '%s': want a "
-					 "duration like 10s", c == 'd' ? "-d" :
-					 "--timeout", optarg);
-				return 2;
-			}
-			if (c == 'd')
-				run.duration_ns = v;
-			else
-				timeout = v;
-			break;
-		case 'r':
-			run.rate = strtod(optarg, &end);
-			if (*end || !(run.rate > 0) || run.rate > 1e8) {
-				util_err("sql", EINVAL, "--rate '%s': want "
-					 "statements per second > 0", optarg);
-				return 2;
-			}
-			break;
-		case 'R':
-			if (util_parse_u64(optarg, 1, 4000000000ULL,
-					   &run.cfg.rows) != 0) {
-				util_err("sql", EINVAL, "--rows '%s': want "
-					 "1..4G", optarg);
-				return 2;
-			}
-			break;
-		case 'S':
-			if (util_parse_u64(optarg, 0, UINT64_MAX,
-					   &run.cfg.seed) != 0) {
-				util_err("sql", EINVAL, "--seed '%s': want an "
-					 "unsigned number", optarg);
-				return 2;
-			}
-			break;
-		case 'P':
-			if (util_parse_u64(optarg, 1, 65535, &v) != 0) {
-				util_err("sql", EINVAL, "--port '%s': want "
-					 "1..65535", optarg);
-				return 2;
-			}
-			run.tg.port = (unsigned)v;
-			break;
-		case 'T': table = optarg; break;
-		case 'k': run.cfg.keep = 1; break;
-		case 'H': run.tg.host = optarg; break;
-		case 's': run.tg.socket = optarg; break;
-		case 'u': run.tg.user = optarg; break;
-		case 'p': run.tg.password = optarg; break;
-		case 'D': run.tg.db = optarg; break;
-		case 'j': json = 1; break;
-		case 'h':
-			sql_usage(stdout);
-			return 0;
-		default:
-			sql_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc || !workload) {
-		util_err("sql", EINVAL, "need --workload=ops|mix|point-select "
-			 "and no other arguments");
-		sql_usage(stderr);
-		return 2;
-	}
+	rc = sql_parse(argc, argv, &run, &workload, &timeout, &json);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
 	ops = strcmp(workload, "ops") == 0;
 	run.wl = sql_wl_find(workload);
 	if (!ops && !run.wl) {
-		util_err("sql", EINVAL, "--workload '%s': want ops, mix or "
-			 "point-select", workload);
+		util_err("sql", EINVAL, "--workload '%s': want ops, mix or point-select", workload);
 		return 2;
 	}
+	table = run.cfg.table;
 	if (!table)
 		table = ops ? "bb_addr" : strcmp(workload, "mix") == 0 ?
 			"bb_mix" : "sbtest1";
 	if (!sql_ident_ok(table)) {
-		util_err("sql", EINVAL, "--table '%s': want 1..48 of "
-			 "[A-Za-z0-9_]", table);
+		util_err("sql", EINVAL, "--table '%s': want 1..48 of [A-Za-z0-9_]", table);
 		return 2;
 	}
 	run.cfg.table = table;
@@ -1133,19 +1095,9 @@ int sql_main(int argc, char **argv)
 				   run.cfg.rows : 100000, run.cfg.seed,
 				   run.cfg.keep, json) == 0 ? 0 : 1;
 	if (strcmp(workload, "mix") == 0) {
-		char host[64] = "";
-		uint32_t h = 2166136261u;
-		size_t i;
-
 		if (!run.cfg.rows)
 			run.cfg.rows = 1000;
-		/* Table names unique per client process: many clients
-		 * share one server. */
-		gethostname(host, sizeof(host) - 1);
-		for (i = 0; host[i]; i++)
-			h = (h ^ (uint8_t)host[i]) * 16777619u;
-		h = (h ^ (uint32_t)getpid()) * 16777619u;
-		snprintf(run.cfg.tag, sizeof(run.cfg.tag), "%08x", h);
+		sql_mix_tag(&run);
 	}
 	return sql_run_conns(&run, json) == 0 ? 0 : 1;
 }
