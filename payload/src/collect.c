@@ -216,8 +216,8 @@ static void collect_reply(int fd, int code, const char *reason,
 	char head[256];
 	int hl;
 
-	hl = snprintf(head, sizeof(head), "HTTP/1.1 %d %s\r\nContent-Type: "
-		      "%s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+	hl = snprintf(head, sizeof(head),
+		      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
 		      code, reason, ctype, blen);
 	send(fd, head, (size_t)hl, MSG_NOSIGNAL);
 	if (blen)
@@ -384,8 +384,8 @@ static void collect_serve(struct collect_srv *s, int fd, const char *peer)
 
 		if (n <= 0) {
 			if (have)
-				collect_log("%s: connection ended inside the "
-					    "request head; nothing stored",
+				collect_log(
+					    "%s: connection ended inside the request head; nothing stored",
 					    peer);
 			return;
 		}
@@ -412,8 +412,8 @@ static void collect_serve(struct collect_srv *s, int fd, const char *peer)
 			s->rejected++;
 			collect_log("%s: %s %s: missing or wrong token", peer,
 				    req.method, req.path);
-			collect_text(fd, 401, "Unauthorized", "a valid "
-				     "'Authorization: Bearer TOKEN' is needed");
+			collect_text(fd, 401, "Unauthorized",
+				     "a valid 'Authorization: Bearer TOKEN' is needed");
 			return;
 		}
 	}
@@ -428,23 +428,24 @@ static void collect_serve(struct collect_srv *s, int fd, const char *peer)
 	}
 	if (strcmp(req.method, "PUT") != 0 && strcmp(req.method, "POST") != 0) {
 		s->rejected++;
-		collect_text(fd, 405, "Method Not Allowed", "%s: use GET, PUT "
-			     "or POST", req.method);
+		collect_text(fd, 405, "Method Not Allowed",
+			     "%s: use GET, PUT or POST", req.method);
 		return;
 	}
 	if (req.chunked || req.content_length < 0) {
 		s->rejected++;
 		collect_log("%s: upload without Content-Length", peer);
-		collect_text(fd, 411, "Length Required", "uploads need a "
-			     "Content-Length (no chunked encoding)");
+		collect_text(fd, 411, "Length Required",
+			     "uploads need a Content-Length (no chunked encoding)");
 		return;
 	}
 	if (req.content_length > s->max_size) {
 		s->rejected++;
 		collect_log("%s: upload of %lld bytes over --max-size %lld",
 			    peer, req.content_length, s->max_size);
-		collect_text(fd, 413, "Payload Too Large", "%lld bytes; the "
-			     "limit is %lld", req.content_length, s->max_size);
+		collect_text(fd, 413, "Payload Too Large",
+			     "%lld bytes; the limit is %lld",
+			     req.content_length, s->max_size);
 		return;
 	}
 	if (strcmp(req.method, "PUT") == 0) {
@@ -454,8 +455,8 @@ static void collect_serve(struct collect_srv *s, int fd, const char *peer)
 		if (l < 6 || strcmp(base + l - 5, ".json") != 0 ||
 		    l - 5 >= sizeof(pid)) {
 			s->rejected++;
-			collect_text(fd, 400, "Bad Request", "PUT path must "
-				     "end in /ID.json");
+			collect_text(fd, 400, "Bad Request",
+				     "PUT path must end in /ID.json");
 			return;
 		}
 		snprintf(pid, sizeof(pid), "%.*s", (int)(l - 5), base);
@@ -482,8 +483,8 @@ static void collect_serve(struct collect_srv *s, int fd, const char *peer)
 		collect_log("%s: upload cut short (%s); nothing stored", peer,
 			    rc == -EPIPE ? "connection closed" :
 			    strerror(-rc));
-		collect_text(fd, 400, "Bad Request", "body shorter than "
-			     "Content-Length");
+		collect_text(fd, 400, "Bad Request",
+			     "body shorter than Content-Length");
 		goto out;
 	}
 	body[req.content_length] = 0;
@@ -494,27 +495,28 @@ static void collect_serve(struct collect_srv *s, int fd, const char *peer)
 	    strncmp(sch->valuestring, "benchboot.result/", 17) != 0 ||
 	    !cJSON_IsString(id) || !collect_id_ok(id->valuestring)) {
 		s->rejected++;
-		collect_log("%s: upload is not a benchboot.result document "
-			    "with a valid id; nothing stored", peer);
-		collect_text(fd, 400, "Bad Request", "expected a JSON object "
-			     "with \"schema\": \"benchboot.result/1\" and an "
-			     "\"id\" of [A-Za-z0-9._-]");
+		collect_log(
+			    "%s: upload is not a benchboot.result document with a valid id; nothing stored",
+			    peer);
+		collect_text(fd, 400, "Bad Request",
+			     "expected a JSON object with \"schema\": \"benchboot.result/1\" and an \"id\" of [A-Za-z0-9._-]");
 		goto out;
 	}
 	if ((pid[0] && strcmp(pid, id->valuestring) != 0) ||
 	    (req.result_id[0] && strcmp(req.result_id, id->valuestring))) {
 		s->rejected++;
-		collect_text(fd, 400, "Bad Request", "the id in the path or "
-			     "X-Benchboot-Result-Id differs from the "
-			     "document's \"id\" (%s)", id->valuestring);
+		collect_text(fd, 400, "Bad Request",
+			     "the id in the path or X-Benchboot-Result-Id differs from the document's \"id\" (%s)",
+			     id->valuestring);
 		goto out;
 	}
 	rc = collect_store(s, id->valuestring, body,
 			   (size_t)req.content_length, &existed);
 	if (rc == 0 && existed) {
 		s->duplicates++;
-		collect_log("%s: %s already held (same bytes); not stored "
-			    "again", peer, id->valuestring);
+		collect_log(
+			    "%s: %s already held (same bytes); not stored again",
+			    peer, id->valuestring);
 		collect_text(fd, 200, "OK", "%s already stored",
 			     id->valuestring);
 	} else if (rc == 0) {
@@ -525,15 +527,16 @@ static void collect_serve(struct collect_srv *s, int fd, const char *peer)
 			     id->valuestring);
 	} else if (rc == -EEXIST) {
 		s->rejected++;
-		collect_log("%s: %s already held with other content; "
-			    "refused", peer, id->valuestring);
-		collect_text(fd, 409, "Conflict", "%s is already stored with "
-			     "other content", id->valuestring);
+		collect_log("%s: %s already held with other content; refused",
+			    peer, id->valuestring);
+		collect_text(fd, 409, "Conflict",
+			     "%s is already stored with other content",
+			     id->valuestring);
 	} else {
 		collect_log("%s: storing %s: %s", peer, id->valuestring,
 			    strerror(-rc));
-		collect_text(fd, 500, "Internal Server Error", "cannot store: "
-			     "%s", strerror(-rc));
+		collect_text(fd, 500, "Internal Server Error",
+			     "cannot store: %s", strerror(-rc));
 	}
 out:
 	cJSON_Delete(doc);
@@ -542,8 +545,8 @@ out:
 
 static void collect_usage(FILE *out)
 {
-	fprintf(out, "usage: benchboot collect --dir DIR --listen "
-		     "[ADDR]:PORT [--token T] [--max-size N]\n");
+	fprintf(out,
+		"usage: benchboot collect --dir DIR --listen [ADDR]:PORT [--token T] [--max-size N]\n");
 }
 
 int collect_main(int argc, char **argv)
@@ -577,8 +580,8 @@ int collect_main(int argc, char **argv)
 			break;
 		case 'm':
 			if (util_parse_u64(optarg, 1, 1ull << 40, &v) != 0) {
-				util_err("collect", EINVAL, "--max-size '%s': "
-					 "expected bytes (k/M/G allowed)",
+				util_err("collect", EINVAL,
+					 "--max-size '%s': expected bytes (k/M/G allowed)",
 					 optarg);
 				return 2;
 			}
@@ -600,8 +603,8 @@ int collect_main(int argc, char **argv)
 		port = atoi(listen_s + 1);
 	} else if (ctl_parse_hostport(listen_s, host, sizeof(host), &port,
 				      0) != 0 || port == 0) {
-		util_err("collect", EINVAL, "--listen '%s': expected "
-			 "[ADDR]:PORT", listen_s);
+		util_err("collect", EINVAL,
+			 "--listen '%s': expected [ADDR]:PORT", listen_s);
 		return 2;
 	}
 	if (stat(s.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {

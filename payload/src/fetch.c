@@ -103,8 +103,8 @@ err_free:
 
 static void fetch_usage(FILE *out)
 {
-	fprintf(out, "usage: benchboot fetch [-o FILE] [--timeout SECONDS] "
-		     "URL\n");
+	fprintf(out,
+		"usage: benchboot fetch [-o FILE] [--timeout SECONDS] URL\n");
 }
 
 int fetch_main(int argc, char **argv)
@@ -127,8 +127,9 @@ int fetch_main(int argc, char **argv)
 			break;
 		case 't':
 			if (util_parse_u64(optarg, 1, 86400, &timeout) != 0) {
-				util_err("fetch", EINVAL, "--timeout '%s': "
-					 "want seconds 1..86400", optarg);
+				util_err("fetch", EINVAL,
+					 "--timeout '%s': want seconds 1..86400",
+					 optarg);
 				return 2;
 			}
 			break;

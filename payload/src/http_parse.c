@@ -138,8 +138,8 @@ static int headers_done(struct http_parse *p)
 		/* Interim responses (100 Continue, 103 Early Hints) carry no
 		 * body; the final response follows. */
 		if (p->status == 101)
-			return fail(p, "101 Switching Protocols: upgrades are "
-				    "not supported");
+			return fail(p,
+				    "101 Switching Protocols: upgrades are not supported");
 		p->state = S_VER;
 		p->tok_len = 0;
 		p->status = 0;
@@ -186,8 +186,8 @@ static int step(struct http_parse *p, unsigned ch)
 	switch (p->state) {
 	case S_VER:
 		if (ch != (unsigned char)ver[p->tok_len])
-			return fail(p, "status line does not start with "
-				    "\"HTTP/1.\"");
+			return fail(p,
+				    "status line does not start with \"HTTP/1.\"");
 		if (++p->tok_len == sizeof(ver) - 1)
 			p->state = S_VER_MINOR;
 		return 0;
@@ -209,8 +209,7 @@ static int step(struct http_parse *p, unsigned ch)
 		p->status = p->status * 10 + (int)(ch - '0');
 		if (++p->tok_len == 3) {
 			if (p->status < 100 || p->status > 599)
-				return fail(p, "status code outside "
-					    "100..599");
+				return fail(p, "status code outside 100..599");
 			p->state = S_AFTER_STATUS;
 		}
 		return 0;
@@ -227,8 +226,8 @@ static int step(struct http_parse *p, unsigned ch)
 		if (ch == '\r')
 			p->state = S_STATUS_LF;
 		else if (!textchar(ch))
-			return fail(p, "control character in the reason "
-				    "phrase");
+			return fail(p,
+				    "control character in the reason phrase");
 		return 0;
 	case S_STATUS_LF:
 	case S_VAL_LF:
@@ -275,8 +274,8 @@ static int step(struct http_parse *p, unsigned ch)
 				if (p->tok_len == 0)
 					return fail(p, "empty Content-Length");
 				if (p->cl_seen && p->cl != p->remaining)
-					return fail(p, "conflicting "
-						    "Content-Length headers");
+					return fail(p,
+						    "conflicting Content-Length headers");
 				p->cl = p->remaining;
 				p->cl_seen = 1;
 			} else if (p->hdr != H_OTHER) {
@@ -294,8 +293,8 @@ static int step(struct http_parse *p, unsigned ch)
 				return 0;
 			}
 			if (ch - '0' > 9 || p->ws)
-				return fail(p, "Content-Length is not a "
-					    "number");
+				return fail(p,
+					    "Content-Length is not a number");
 			/* 2^53 bytes is more than any test will see. */
 			if (++p->tok_len > 15)
 				return fail(p, "Content-Length too large");
@@ -341,8 +340,8 @@ static int step(struct http_parse *p, unsigned ch)
 			return 0;
 		}
 		if (!textchar(ch))
-			return fail(p, "control character in a chunk "
-				    "extension");
+			return fail(p,
+				    "control character in a chunk extension");
 		if (++p->ext_bytes > HTTP_PARSE_MAX_CHUNK_EXT)
 			return fail(p, "chunk extension too long");
 		return 0;
@@ -559,8 +558,8 @@ int http_parse_feed(struct http_parse *p, const char *buf, size_t len,
 			 * an endless header must not pin a connection. */
 			if (st < S_BODY_CL || st >= S_TRAILER_START) {
 				if (++p->hdr_bytes > p->max_header)
-					return fail(p, "header section too "
-						    "large");
+					return fail(p,
+						    "header section too large");
 			}
 			rc = step(p, *c);
 			if (rc < 0)
@@ -593,7 +592,7 @@ int http_parse_eof(struct http_parse *p)
 	if (p->state <= S_HDRS_END_LF)
 		return fail(p, "connection closed in the response head");
 	if (p->state == S_BODY_CL)
-		return fail(p, "connection closed before Content-Length "
-			    "bytes arrived");
+		return fail(p,
+			    "connection closed before Content-Length bytes arrived");
 	return fail(p, "connection closed in a chunked body");
 }

@@ -70,9 +70,9 @@ static int name_read(const uint8_t *pkt, size_t end, size_t off,
 		uint8_t c;
 
 		if (pos >= end) {
-			snprintf(why, whylen, "name at offset %zu runs past "
-				 "the end (%zu) without its root label", off,
-				 end);
+			snprintf(why, whylen,
+				 "name at offset %zu runs past the end (%zu) without its root label",
+				 off, end);
 			return -EBADMSG;
 		}
 		c = pkt[pos];
@@ -80,22 +80,22 @@ static int name_read(const uint8_t *pkt, size_t end, size_t off,
 			size_t target;
 
 			if (pos + 2 > end) {
-				snprintf(why, whylen, "compression pointer at "
-					 "offset %zu is cut off", pos);
+				snprintf(why, whylen,
+					 "compression pointer at offset %zu is cut off",
+					 pos);
 				return -EBADMSG;
 			}
 			target = (size_t)(get16(pkt + pos) & 0x3fff);
 			if (target < HDR_LEN) {
-				snprintf(why, whylen, "compression pointer at "
-					 "offset %zu points into the header "
-					 "(%zu)", pos, target);
+				snprintf(why, whylen,
+					 "compression pointer at offset %zu points into the header (%zu)",
+					 pos, target);
 				return -EBADMSG;
 			}
 			if (target >= lim) {
-				snprintf(why, whylen, "compression pointer at "
-					 "offset %zu points forward or into "
-					 "its own name (%zu >= %zu): possible "
-					 "loop", pos, target, lim);
+				snprintf(why, whylen,
+					 "compression pointer at offset %zu points forward or into its own name (%zu >= %zu): possible loop",
+					 pos, target, lim);
 				return -EBADMSG;
 			}
 			if (!jumped)
@@ -105,20 +105,22 @@ static int name_read(const uint8_t *pkt, size_t end, size_t off,
 			continue;
 		}
 		if (c & 0xc0) {
-			snprintf(why, whylen, "label at offset %zu has the "
-				 "reserved type bits 0x%02x", pos, c & 0xc0);
+			snprintf(why, whylen,
+				 "label at offset %zu has the reserved type bits 0x%02x",
+				 pos, c & 0xc0);
 			return -EBADMSG;
 		}
 		/* c <= 63 here: the top bits are clear. */
 		if (n + 1 + c + (c ? 1 : 0) > MDNS_NAME_MAX) {
-			snprintf(why, whylen, "name at offset %zu is longer "
-				 "than %d bytes", off, MDNS_NAME_MAX);
+			snprintf(why, whylen,
+				 "name at offset %zu is longer than %d bytes",
+				 off, MDNS_NAME_MAX);
 			return -EBADMSG;
 		}
 		if (pos + 1 + c > end) {
-			snprintf(why, whylen, "label at offset %zu claims %u "
-				 "bytes, only %zu left", pos, c,
-				 end - pos - 1);
+			snprintf(why, whylen,
+				 "label at offset %zu claims %u bytes, only %zu left",
+				 pos, c, end - pos - 1);
 			return -EBADMSG;
 		}
 		memcpy(out->data + n, pkt + pos, 1 + (size_t)c);
@@ -182,8 +184,9 @@ static int rdata_check(const uint8_t *pkt, size_t off, struct mdns_rr *rr,
 		size_t want = rr->type == MDNS_TYPE_A ? 4 : 16;
 
 		if (rr->rdlen != want) {
-			snprintf(why, whylen, "rdlength %u at offset %zu, "
-				 "want %zu", rr->rdlen, off - 2, want);
+			snprintf(why, whylen,
+				 "rdlength %u at offset %zu, want %zu",
+				 rr->rdlen, off - 2, want);
 			return -EBADMSG;
 		}
 		memcpy(want == 4 ? rr->u.a : rr->u.aaaa, pkt + off, want);
@@ -198,8 +201,9 @@ static int rdata_check(const uint8_t *pkt, size_t off, struct mdns_rr *rr,
 		break;
 	case MDNS_TYPE_SRV:
 		if (rr->rdlen < 7) {
-			snprintf(why, whylen, "rdlength %u at offset %zu, an "
-				 "SRV needs at least 7", rr->rdlen, off - 2);
+			snprintf(why, whylen,
+				 "rdlength %u at offset %zu, an SRV needs at least 7",
+				 rr->rdlen, off - 2);
 			return -EBADMSG;
 		}
 		rr->u.srv.priority = get16(pkt + off);
@@ -213,10 +217,9 @@ static int rdata_check(const uint8_t *pkt, size_t off, struct mdns_rr *rr,
 	case MDNS_TYPE_TXT:
 		for (p = off; p < end; p += 1 + (size_t)pkt[p]) {
 			if (p + 1 + pkt[p] > end) {
-				snprintf(why, whylen, "string at offset %zu "
-					 "claims %u bytes, only %zu left in "
-					 "rdlength %u", p, pkt[p], end - p - 1,
-					 rr->rdlen);
+				snprintf(why, whylen,
+					 "string at offset %zu claims %u bytes, only %zu left in rdlength %u",
+					 p, pkt[p], end - p - 1, rr->rdlen);
 				return -EBADMSG;
 			}
 		}
@@ -229,9 +232,9 @@ static int rdata_check(const uint8_t *pkt, size_t off, struct mdns_rr *rr,
 		for (p = next; p < end; p += 2 + (size_t)pkt[p + 1]) {
 			if (p + 2 > end || pkt[p + 1] < 1 || pkt[p + 1] > 32 ||
 			    p + 2 + pkt[p + 1] > end) {
-				snprintf(why, whylen, "type bitmap block at "
-					 "offset %zu is malformed or runs past "
-					 "rdlength %u", p, rr->rdlen);
+				snprintf(why, whylen,
+					 "type bitmap block at offset %zu is malformed or runs past rdlength %u",
+					 p, rr->rdlen);
 				return -EBADMSG;
 			}
 		}
@@ -240,9 +243,9 @@ static int rdata_check(const uint8_t *pkt, size_t off, struct mdns_rr *rr,
 		return 0;	/* opaque; bounds already checked */
 	}
 	if (next != end) {
-		snprintf(why, whylen, "rdlength %u at offset %zu but the "
-			 "data ends after %zu bytes", rr->rdlen, off - 2,
-			 next - off);
+		snprintf(why, whylen,
+			 "rdlength %u at offset %zu but the data ends after %zu bytes",
+			 rr->rdlen, off - 2, next - off);
 		return -EBADMSG;
 	}
 	return 0;
@@ -263,14 +266,16 @@ int mdns_parse(const uint8_t *pkt, size_t len, struct mdns_msg *m,
 	m->nq = m->nrr = m->dropped = 0;
 	if (len < HDR_LEN) {
 		if (err)
-			snprintf(err, errlen, "header: packet is %zu bytes, "
-				 "shorter than the 12-byte header", len);
+			snprintf(err, errlen,
+				 "header: packet is %zu bytes, shorter than the 12-byte header",
+				 len);
 		return -EBADMSG;
 	}
 	if (len > MDNS_PACKET_MAX) {
 		if (err)
-			snprintf(err, errlen, "packet is %zu bytes, over "
-				 "mDNS's %d-byte limit", len, MDNS_PACKET_MAX);
+			snprintf(err, errlen,
+				 "packet is %zu bytes, over mDNS's %d-byte limit",
+				 len, MDNS_PACKET_MAX);
 		return -EBADMSG;
 	}
 	m->id = get16(pkt);
@@ -289,18 +294,17 @@ int mdns_parse(const uint8_t *pkt, size_t len, struct mdns_msg *m,
 
 		if (pos == len)
 			return bad(err, errlen, -1, i, m->qdcount, NULL, 0,
-				   "the header claims %u questions but the "
-				   "packet ends after %u", m->qdcount, i);
+				   "the header claims %u questions but the packet ends after %u",
+				   m->qdcount, i);
 		rc = name_read(pkt, len, pos, &q->name, &next, why,
 			       sizeof(why));
 		if (rc != 0)
 			return bad(err, errlen, -1, i, m->qdcount, NULL, 0,
 				   "%s", why);
 		if (next + 4 > len)
-			return bad(err, errlen, -1, i, m->qdcount, &q->name,
-				   0, "truncated at offset %zu: type and "
-				   "class need 4 bytes, %zu left", next,
-				   len - next);
+			return bad(err, errlen, -1, i, m->qdcount, &q->name, 0,
+				   "truncated at offset %zu: type and class need 4 bytes, %zu left",
+				   next, len - next);
 		q->type = get16(pkt + next);
 		q->qclass = get16(pkt + next + 2) & 0x7fff;
 		q->unicast = (get16(pkt + next + 2) & MDNS_CLASS_QU) != 0;
@@ -316,10 +320,9 @@ int mdns_parse(const uint8_t *pkt, size_t len, struct mdns_msg *m,
 
 			if (pos == len)
 				return bad(err, errlen, sec, i, counts[sec],
-					   NULL, 0, "the header claims %u %s "
-					   "records but the packet ends after "
-					   "%u", counts[sec], sec_name(sec),
-					   i);
+					   NULL, 0,
+					   "the header claims %u %s records but the packet ends after %u",
+					   counts[sec], sec_name(sec), i);
 			rc = name_read(pkt, len, pos, &rr->name, &next, why,
 				       sizeof(why));
 			if (rc != 0)
@@ -327,10 +330,9 @@ int mdns_parse(const uint8_t *pkt, size_t len, struct mdns_msg *m,
 					   NULL, 0, "%s", why);
 			if (next + 10 > len)
 				return bad(err, errlen, sec, i, counts[sec],
-					   &rr->name, 0, "truncated at offset "
-					   "%zu: type, class, TTL and rdlength "
-					   "need 10 bytes, %zu left", next,
-					   len - next);
+					   &rr->name, 0,
+					   "truncated at offset %zu: type, class, TTL and rdlength need 10 bytes, %zu left",
+					   next, len - next);
 			rr->type = get16(pkt + next);
 			cls = get16(pkt + next + 2);
 			rr->rclass = cls & 0x7fff;
@@ -341,9 +343,8 @@ int mdns_parse(const uint8_t *pkt, size_t len, struct mdns_msg *m,
 			pos = next + 10;
 			if (pos + rr->rdlen > len)
 				return bad(err, errlen, sec, i, counts[sec],
-					   &rr->name, rr->type, "rdlength %u "
-					   "at offset %zu runs past the end of "
-					   "the packet (%zu bytes left)",
+					   &rr->name, rr->type,
+					   "rdlength %u at offset %zu runs past the end of the packet (%zu bytes left)",
 					   rr->rdlen, pos - 2, len - pos);
 			rr->rdata = pkt + pos;
 			rc = rdata_check(pkt, pos, rr, why, sizeof(why));
@@ -361,10 +362,10 @@ int mdns_parse(const uint8_t *pkt, size_t len, struct mdns_msg *m,
 	}
 	if (pos != len) {
 		if (err)
-			snprintf(err, errlen, "%zu trailing bytes at offset "
-				 "%zu after the last record (header counts "
-				 "%u/%u/%u/%u)", len - pos, pos, m->qdcount,
-				 m->ancount, m->nscount, m->arcount);
+			snprintf(err, errlen,
+				 "%zu trailing bytes at offset %zu after the last record (header counts %u/%u/%u/%u)",
+				 len - pos, pos, m->qdcount, m->ancount,
+				 m->nscount, m->arcount);
 		return -EBADMSG;
 	}
 	return 0;

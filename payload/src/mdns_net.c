@@ -260,9 +260,9 @@ static int net_open(struct mnet *n, const char *only_if, bool want5353,
 	}
 	if (n->nifs == 0) {
 		rc = -ENODEV;
-		snprintf(err, errlen, "no up, multicast-capable interface "
-			 "with an IPv4 address%s%s", only_if ? " named " : "",
-			 only_if ? only_if : "");
+		snprintf(err, errlen,
+			 "no up, multicast-capable interface with an IPv4 address%s%s",
+			 only_if ? " named " : "", only_if ? only_if : "");
 		goto err;
 	}
 	return 0;
@@ -372,17 +372,17 @@ static int net_next(struct mnet *n, int fd, uint8_t *buf, struct mdns_msg *m,
 	}
 	if (r > MDNS_PACKET_MAX) {
 		n->st.rx_bad++;
-		net_log_bad(n, "dropped packet from %s:%u on %s: over %d "
-			    "bytes", src, ntohs(from->sin_port), (*fp)->name,
+		net_log_bad(n, "dropped packet from %s:%u on %s: over %d bytes",
+			    src, ntohs(from->sin_port), (*fp)->name,
 			    MDNS_PACKET_MAX);
 		return 2;
 	}
 	rc = mdns_parse(buf, (size_t)r, m, err, sizeof(err));
 	if (rc != 0) {
 		n->st.rx_bad++;
-		net_log_bad(n, "dropped packet from %s:%u on %s (%zd bytes): "
-			    "%s", src, ntohs(from->sin_port), (*fp)->name, r,
-			    err);
+		net_log_bad(n,
+			    "dropped packet from %s:%u on %s (%zd bytes): %s",
+			    src, ntohs(from->sin_port), (*fp)->name, r, err);
 		return 2;
 	}
 	/* RFC 6762 §18.3, §18.11: other opcodes and rcodes are ignored. */
@@ -830,9 +830,8 @@ static void resp_query(struct mdns_responder *r, const struct mdns_msg *m,
 				/* Each of the winner's probes restarts our
 				 * wait; report the first only. */
 				if (r->step > 0 || r->next <= t) {
-					net_log(&r->net, "simultaneous probe "
-						"for '%s' lost the tie-break: "
-						"waiting 1 s",
+					net_log(&r->net,
+						"simultaneous probe for '%s' lost the tie-break: waiting 1 s",
 						mdns_name_eq(nm, &r->n_inst) ?
 						r->inst : r->host);
 					r->net.st.conflicts++;
@@ -904,8 +903,8 @@ static void resp_response(struct mdns_responder *r, const struct mdns_msg *m)
 		} else {
 			/* §9: verify by probing again; a real conflict then
 			 * renames. */
-			net_log(&r->net, "conflicting %s record for '%s' "
-				"after announcing: probing again",
+			net_log(&r->net,
+				"conflicting %s record for '%s' after announcing: probing again",
 				rr->type == MDNS_TYPE_A ? "A" :
 				rr->type == MDNS_TYPE_SRV ? "SRV" : "TXT",
 				host ? r->host : r->inst);
@@ -995,8 +994,9 @@ struct mdns_responder *mdns_responder_new(const struct mdns_service *svc,
 	}
 	hn[strcspn(hn, ".")] = 0;
 	if (!hn[0] || strlen(hn) > MDNS_LABEL_MAX) {
-		snprintf(err, errlen, "host name '%s': want 1..%d bytes, no "
-			 "dots", svc->host ? svc->host : hn, MDNS_LABEL_MAX);
+		snprintf(err, errlen,
+			 "host name '%s': want 1..%d bytes, no dots",
+			 svc->host ? svc->host : hn, MDNS_LABEL_MAX);
 		goto err;
 	}
 	snprintf(r->hbase, sizeof(r->hbase), "%s", hn);
@@ -1010,16 +1010,16 @@ struct mdns_responder *mdns_responder_new(const struct mdns_service *svc,
 	r->port = svc->port;
 	rc = mdns_txt_encode(svc->txt, r->txt, sizeof(r->txt));
 	if (rc < 0) {
-		snprintf(err, errlen, "TXT list: %s", rc == -ENOSPC ?
-			 "over " "512 bytes encoded" :
-			 "a string is empty, over 255 bytes or starts with "
-			 "'='");
+		snprintf(err, errlen, "TXT list: %s",
+			 rc == -ENOSPC ? "over 512 bytes encoded" :
+			 "a string is empty, over 255 bytes or starts with '='");
 		goto err;
 	}
 	r->txt_len = (size_t)rc;
 	if (resp_names(r) != 0) {
-		snprintf(err, errlen, "service type '%s' or names do not "
-			 "form valid DNS names", r->type);
+		snprintf(err, errlen,
+			 "service type '%s' or names do not form valid DNS names",
+			 r->type);
 		goto err;
 	}
 	if (svc->ifname)
@@ -1083,8 +1083,8 @@ int mdns_responder_set_txt(struct mdns_responder *r, const char *const *txt)
 	int rc = mdns_txt_encode(txt, tmp, sizeof(tmp));
 
 	if (rc < 0) {
-		net_log(&r->net, "new TXT list rejected: too long or a bad "
-			"string");
+		net_log(&r->net,
+			"new TXT list rejected: too long or a bad string");
 		return -EINVAL;
 	}
 	memcpy(r->txt, tmp, (size_t)rc);
@@ -1470,8 +1470,9 @@ struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,
 	snprintf(tn, sizeof(tn), "%s.local",
 		 conf->type ? conf->type : MDNS_SERVICE_TYPE);
 	if (mdns_name_from_str(&b->n_type, tn) != 0) {
-		snprintf(err, errlen, "service type '%s' is not a valid "
-			 "DNS name", conf->type);
+		snprintf(err, errlen,
+			 "service type '%s' is not a valid DNS name",
+			 conf->type);
 		free(b);
 		return NULL;
 	}
@@ -1616,12 +1617,10 @@ static void mdns_on_signal(int sig)
 
 static void mdns_usage(FILE *o)
 {
-	fprintf(o, "usage: benchboot mdns publish --name NAME --port PORT "
-		   "[--host HOST] [--type TYPE]\n"
-		   "                             [--if IFACE] "
-		   "[--txt KEY=VALUE]... [--txt-stdin]\n"
-		   "       benchboot mdns browse [--timeout SECONDS] "
-		   "[--if IFACE] [--watch] [TYPE]\n");
+	fprintf(o,
+		"usage: benchboot mdns publish --name NAME --port PORT [--host HOST] [--type TYPE]\n"
+		"                             [--if IFACE] [--txt KEY=VALUE]... [--txt-stdin]\n"
+		"       benchboot mdns browse [--timeout SECONDS] [--if IFACE] [--watch] [TYPE]\n");
 }
 
 /* Prints s (len bytes) with tabs, backslashes and non-printables as
@@ -1738,8 +1737,9 @@ static void txt_in_read(struct txt_in *t, struct mdns_responder *r)
 			kv[nkv++] = tok;
 		kv[nkv] = NULL;
 		if (mdns_responder_set_txt(r, kv) == 0)
-			fprintf(stderr, "benchboot mdns: TXT replaced (%zu "
-				"strings)\n", nkv);
+			fprintf(stderr,
+				"benchboot mdns: TXT replaced (%zu strings)\n",
+				nkv);
 		t->len -= (size_t)(nl + 1 - t->buf);
 		memmove(t->buf, nl + 1, t->len + 1);
 	}
@@ -1789,8 +1789,8 @@ static int mdns_publish_main(int argc, char **argv)
 			break;
 		case 'p':
 			if (util_parse_u64(optarg, 1, 65535, &port) != 0) {
-				util_err("mdns", EINVAL, "--port '%s': want "
-					 "1..65535", optarg);
+				util_err("mdns", EINVAL,
+					 "--port '%s': want 1..65535", optarg);
 				return 2;
 			}
 			break;
@@ -1849,8 +1849,8 @@ static int mdns_publish_main(int argc, char **argv)
 		}
 	}
 	mdns_responder_stats(r, &st);
-	fprintf(stderr, "benchboot mdns: rx %llu bad %llu ignored %llu "
-		"queries %llu legacy %llu tx %llu conflicts %llu\n",
+	fprintf(stderr,
+		"benchboot mdns: rx %llu bad %llu ignored %llu queries %llu legacy %llu tx %llu conflicts %llu\n",
 		(unsigned long long)st.rx, (unsigned long long)st.rx_bad,
 		(unsigned long long)st.rx_ignored,
 		(unsigned long long)st.queries, (unsigned long long)st.legacy,
@@ -1881,8 +1881,9 @@ static int mdns_browse_main(int argc, char **argv)
 		case 't':
 			if (util_parse_duration(optarg, &timeout) != 0 ||
 			    timeout > 3600000000000ull) {
-				util_err("mdns", EINVAL, "--timeout '%s': want "
-					 "a duration up to 1h", optarg);
+				util_err("mdns", EINVAL,
+					 "--timeout '%s': want a duration up to 1h",
+					 optarg);
 				return 2;
 			}
 			break;

@@ -127,16 +127,17 @@ static int probe_parse_opts(int argc, char **argv, struct probe_opts *o)
 		switch (c) {
 		case 'r':
 			if (util_parse_u64(optarg, 1, 100000, &o->rate)) {
-				util_err("probe", EINVAL, "--rate '%s': want "
-					 "1..100000 units per second", optarg);
+				util_err("probe", EINVAL,
+					 "--rate '%s': want 1..100000 units per second",
+					 optarg);
 				return 2;
 			}
 			break;
 		case 'd':
 			if (util_parse_duration(optarg, &ns) != 0 ||
 			    ns < PROBE_NS || ns % PROBE_NS != 0) {
-				util_err("probe", EINVAL, "--duration '%s': "
-					 "want whole seconds, at least 1s",
+				util_err("probe", EINVAL,
+					 "--duration '%s': want whole seconds, at least 1s",
 					 optarg);
 				return 2;
 			}
@@ -145,15 +146,17 @@ static int probe_parse_opts(int argc, char **argv, struct probe_opts *o)
 		case 'c':
 			if (util_parse_u64(optarg, 1, 100000000,
 					   &o->seconds)) {
-				util_err("probe", EINVAL, "--count '%s': want "
-					 "seconds, at least 1", optarg);
+				util_err("probe", EINVAL,
+					 "--count '%s': want seconds, at least 1",
+					 optarg);
 				return 2;
 			}
 			break;
 		case 'w':
 			if (util_parse_u64(optarg, 0, 100000000, &o->work)) {
-				util_err("probe", EINVAL, "--work '%s': want "
-					 "0..100M iterations", optarg);
+				util_err("probe", EINVAL,
+					 "--work '%s': want 0..100M iterations",
+					 optarg);
 				return 2;
 			}
 			break;
@@ -172,8 +175,7 @@ static int probe_parse_opts(int argc, char **argv, struct probe_opts *o)
 		probe_usage(stderr);
 		return 2;
 	}
-	if (gethostname(o->host, sizeof(o->host) - 1) != 0)
-		strcpy(o->host, "unknown");
+	util_hostname(o->host, sizeof(o->host));
 	return -1;
 }
 
@@ -186,14 +188,11 @@ static void probe_print_second(const struct probe_opts *o, uint64_t sec,
 		     (double)o->rate;
 
 	if (o->json)
-		printf("{\"schema\":\"benchboot.probe/1\",\"host\":\"%s\","
-		       "\"t\":{\"realtime_ns\":%llu,\"monotonic_ns\":%llu},"
-		       "\"second\":%llu,\"ideal\":%llu,\"done\":%llu,"
-		       "\"lost\":%llu,\"deviation_pct\":%.3f,"
-		       "\"late_max_ns\":%llu}\n", o->host,
-		       (unsigned long long)real, (unsigned long long)mono,
-		       (unsigned long long)sec, (unsigned long long)o->rate,
-		       (unsigned long long)done,
+		printf(
+		       "{\"schema\":\"benchboot.probe/1\",\"host\":\"%s\",\"t\":{\"realtime_ns\":%llu,\"monotonic_ns\":%llu},\"second\":%llu,\"ideal\":%llu,\"done\":%llu,\"lost\":%llu,\"deviation_pct\":%.3f,\"late_max_ns\":%llu}\n",
+		       o->host, (unsigned long long)real,
+		       (unsigned long long)mono, (unsigned long long)sec,
+		       (unsigned long long)o->rate, (unsigned long long)done,
 		       (unsigned long long)(o->rate - done), dev,
 		       (unsigned long long)late_max);
 	else
@@ -217,10 +216,8 @@ static int probe_print_summary(const struct probe_opts *o, uint64_t real0,
 	for (i = 0; i < n; i++)
 		units += done[i];
 	if (!o->json) {
-		printf("%llu s at %llu units/s: stddev from ideal %.2f %%, "
-		       "lost %.2f %%, worst second %.2f %%\n"
-		       "wake-up lateness: p50 %.1f us, p99 %.1f us, "
-		       "p99.9 %.1f us, max %.1f us\n",
+		printf("%llu s at %llu units/s: stddev from ideal %.2f %%, lost %.2f %%, worst second %.2f %%\n"
+		       "wake-up lateness: p50 %.1f us, p99 %.1f us, p99.9 %.1f us, max %.1f us\n",
 		       (unsigned long long)n, (unsigned long long)o->rate, sd,
 		       lost, worst, hist_percentile(late, 50) / 1e3,
 		       hist_percentile(late, 99) / 1e3,
@@ -338,8 +335,8 @@ int probe_main(int argc, char **argv)
 						       sizeof(*done));
 
 				if (!nd) {
-					util_err("probe", ENOMEM, "out of "
-						 "memory");
+					util_err("probe", ENOMEM,
+						 "out of memory");
 					goto out;
 				}
 				memset(nd + cap, 0, cap * sizeof(*done));

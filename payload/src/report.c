@@ -12,6 +12,7 @@
 #include "hist.h"
 #include "report.h"
 #include "rstats.h"
+#include "util.h"
 
 /* Room for a field path: paths are cut at 200 characters, keys at 60. */
 #define VP 300
@@ -124,12 +125,13 @@ static void vschema(struct vctx *v, const cJSON *o, const char *path,
 		verr(v, p, "expected %s/%d, got '%.60s'", kind, major,
 		     s->valuestring);
 	else if (m > major)
-		verr(v, p, "%.60s is newer than this benchboot reads "
-		     "(%s/%d): update benchboot to read it", s->valuestring,
-		     kind, major);
+		verr(v, p,
+		     "%.60s is newer than this benchboot reads (%s/%d): update benchboot to read it",
+		     s->valuestring, kind, major);
 	else if (m != major)
-		verr(v, p, "%.60s is not supported (this benchboot reads "
-		     "%s/%d)", s->valuestring, kind, major);
+		verr(v, p,
+		     "%.60s is not supported (this benchboot reads %s/%d)",
+		     s->valuestring, kind, major);
 }
 
 /* A statistics object ({"n","median","mean","ci95":[lo,hi],...}). */
@@ -566,9 +568,9 @@ int report_parse(const char *text, size_t len, const char *name,
 	memset(r, 0, sizeof(*r));
 	snprintf(r->file, sizeof(r->file), "%s", name);
 	if (len == 0) {
-		snprintf(err, errlen, "%s: empty file (expected a "
-			 "benchboot.result/1 document)", name);
-		return -EINVAL;
+		return util_fail(err, errlen, -EINVAL,
+				 "%s: empty file (expected a benchboot.result/1 document)",
+				 name);
 	}
 	r->doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!r->doc) {
@@ -581,22 +583,20 @@ int report_parse(const char *text, size_t len, const char *name,
 		report_linecol(text, off, &line, &col);
 		if (off >= len || report_unclosed(text, len)) {
 			report_linecol(text, len, &line, &col);
-			snprintf(err, errlen, "%s: not a whole JSON document: "
-				 "it ends early at byte %zu, line %d, inside "
-				 "an unclosed value (truncated?)", name, len,
-				 line);
-		} else {
-			snprintf(err, errlen, "%s: not valid JSON at line %d "
-				 "column %d (byte %zu)", name, line, col, off);
+			return util_fail(err, errlen, -EINVAL,
+					 "%s: not a whole JSON document: it ends early at byte %zu, line %d, inside an unclosed value (truncated?)",
+					 name, len, line);
 		}
-		return -EINVAL;
+		return util_fail(err, errlen, -EINVAL,
+				 "%s: not valid JSON at line %d column %d (byte %zu)",
+				 name, line, col, off);
 	}
 	v.h = malloc(sizeof(*v.h));
 	if (!v.h) {
 		cJSON_Delete(r->doc);
 		r->doc = NULL;
-		snprintf(err, errlen, "%s: out of memory", name);
-		return -ENOMEM;
+		return util_fail(err, errlen, -ENOMEM, "%s: out of memory",
+				 name);
 	}
 	if (!cJSON_IsObject(r->doc))
 		verr(&v, "(top level)", "expected an object");
@@ -679,8 +679,8 @@ int report_load(const char *path, struct report_res *r, char *err,
 	memset(r, 0, sizeof(*r));
 	if (!f) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		return rc;
+		return util_fail(err, errlen, rc, "%s: %s", path,
+				 strerror(-rc));
 	}
 	for (;;) {
 		if (len + 65536 > cap) {
@@ -689,9 +689,8 @@ int report_load(const char *path, struct report_res *r, char *err,
 			if (!nb) {
 				free(buf);
 				fclose(f);
-				snprintf(err, errlen, "%s: out of memory",
-					 path);
-				return -ENOMEM;
+				return util_fail(err, errlen, -ENOMEM,
+						 "%s: out of memory", path);
 			}
 			buf = nb;
 		}
@@ -701,11 +700,9 @@ int report_load(const char *path, struct report_res *r, char *err,
 			break;
 	}
 	if (ferror(f)) {
-		rc = -EIO;
-		snprintf(err, errlen, "%s: read error", path);
 		free(buf);
 		fclose(f);
-		return rc;
+		return util_fail(err, errlen, -EIO, "%s: read error", path);
 	}
 	fclose(f);
 	rc = report_parse(buf, len, path, r, err, errlen);
@@ -726,17 +723,17 @@ int report_comparable(const struct report_res *a, const struct report_res *b,
 		      char *why, size_t whylen)
 {
 	if (strcmp(a->suite, b->suite) != 0) {
-		snprintf(why, whylen, "different suites: %s is suite '%s' "
-			 "version %s, %s is suite '%s' version %s", a->file,
-			 a->suite, a->suite_version, b->file, b->suite,
+		snprintf(why, whylen,
+			 "different suites: %s is suite '%s' version %s, %s is suite '%s' version %s",
+			 a->file, a->suite, a->suite_version, b->file, b->suite,
 			 b->suite_version);
 		return -EINVAL;
 	}
 	if (strcmp(a->suite_version, b->suite_version) != 0) {
-		snprintf(why, whylen, "different suite versions: %s ran "
-			 "'%s' version %s, %s ran version %s (steps may "
-			 "differ)", a->file, a->suite, a->suite_version,
-			 b->file, b->suite_version);
+		snprintf(why, whylen,
+			 "different suite versions: %s ran '%s' version %s, %s ran version %s (steps may differ)",
+			 a->file, a->suite, a->suite_version, b->file,
+			 b->suite_version);
 		return -EINVAL;
 	}
 	return 0;
@@ -997,8 +994,9 @@ static void report_ops_table(FILE *out, struct report_res *rs, int n)
 			}
 	if (!any)
 		return;
-	fprintf(out, "\nsql ops: seconds per operation (Byte.com table; "
-		"median ± half 95 %% CI (n))\n  %-18s", "operation");
+	fprintf(out,
+		"\nsql ops: seconds per operation (Byte.com table; median ± half 95 %% CI (n))\n  %-18s",
+		"operation");
 	for (i = 0; i < n; i++) {
 		snprintf(h, sizeof(h), "%c seconds", report_letter(i));
 		fputs("  ", out);
@@ -1052,8 +1050,9 @@ static void report_sampler_table(FILE *out, struct report_res *r, int idx)
 		any |= r->steps[s].sm_n > 0;
 	if (!any)
 		return;
-	fprintf(out, "\n%c: server sampler, averages per step (Byte.com "
-		"combined table)\n  %-20s", report_letter(idx), "step");
+	fprintf(out,
+		"\n%c: server sampler, averages per step (Byte.com combined table)\n  %-20s",
+		report_letter(idx), "step");
 	for (k = 0; k < REPORT_SM_N; k++)
 		fprintf(out, " %10s", report_sm_heads[k]);
 	fprintf(out, " %4s\n", "s");
@@ -1089,8 +1088,9 @@ static void report_probe_table(FILE *out, struct report_res *rs, int n)
 		}
 	if (!any)
 		return;
-	fprintf(out, "\nfairness probe: units lost per step (N&K: standard "
-		"deviation from the ideal, %%)\n  %-20s", "step");
+	fprintf(out,
+		"\nfairness probe: units lost per step (N&K: standard deviation from the ideal, %%)\n  %-20s",
+		"step");
 	for (i = 0; i < n; i++)
 		fprintf(out, "  %c lost %%  %c stddev %%  %c s",
 			report_letter(i), report_letter(i), report_letter(i));
@@ -1133,8 +1133,9 @@ static void report_hosts(FILE *out, const struct report_res *r, int idx)
 		if (cJSON_IsNumber(off))
 			snprintf(o, sizeof(o), "%.1f us",
 				 off->valuedouble / 1e3);
-		fprintf(out, "  %c  %-22s %-18s %s x%d, %.1f GiB, %.40s, "
-			"clock offset %s%s\n", report_letter(idx),
+		fprintf(out,
+			"  %c  %-22s %-18s %s x%d, %.1f GiB, %.40s, clock offset %s%s\n",
+			report_letter(idx),
 			cJSON_GetStringValue(cJSON_GetObjectItem(h, "id")),
 			cJSON_GetStringValue(cJSON_GetObjectItem(h, "role")),
 			cpu ? cpu : "?",
@@ -1263,8 +1264,9 @@ int report_csv(FILE *out, struct report_res *rs, int n)
 	static const char *const sh[] = { "thr", "p50_ns", "p99_ns" };
 	int i, s, w, k;
 
-	fputs("result,file,suite,suite_version,workload,step,step_name,"
-	      "concurrency,repeats,complete_repeats,skipped,metric", out);
+	fputs(
+	      "result,file,suite,suite_version,workload,step,step_name,concurrency,repeats,complete_repeats,skipped,metric",
+	      out);
 	for (k = 0; k < 3; k++)
 		fprintf(out, ",%s_n,%s_median,%s_mean,%s_ci95_lo,%s_ci95_hi",
 			sh[k], sh[k], sh[k], sh[k], sh[k]);
@@ -1368,8 +1370,9 @@ int report_main(int argc, char **argv)
 		if (report_comparable(&rs[0], &rs[i], err, sizeof(err)) == 0)
 			continue;
 		if (!force) {
-			fprintf(stderr, "benchboot report: refusing to "
-				"compare: %s; --force compares anyway\n", err);
+			fprintf(stderr,
+				"benchboot report: refusing to compare: %s; --force compares anyway\n",
+				err);
 			goto out;
 		}
 		fprintf(stderr, "benchboot report: warning: %s (--force)\n",

@@ -381,9 +381,8 @@ static void sample_print_header(const struct sample_opts *o)
 {
 	int i;
 
-	printf("  r   b  us  sy  wa  st  id     cs/s     in/s   sirq/s "
-	       "  free_pg  cache_kB  swpd_kB   bi/s   bo/s  si/s  so/s "
-	       " load1 net_rx_kB/s net_tx_kB/s");
+	printf(
+	       "  r   b  us  sy  wa  st  id     cs/s     in/s   sirq/s   free_pg  cache_kB  swpd_kB   bi/s   bo/s  si/s  so/s  load1 net_rx_kB/s net_tx_kB/s");
 	for (i = 0; i < o->nprocs; i++)
 		printf(" %s:cpu%%/rss_MB", o->procs[i]);
 	putchar('\n');
@@ -401,13 +400,12 @@ static void sample_print_row(const struct sample_rates *r)
 		rx += r->ifaces[i].rx_bytes_ps / 1024;
 		tx += r->ifaces[i].tx_bytes_ps / 1024;
 	}
-	printf("%3.0f %3.0f %3.0f %3.0f %3.0f %3.0f %3.0f %8.0f %8.0f %8.0f "
-	       "%9.0f %9.0f %8.0f %6.0f %6.0f %5.0f %5.0f %6.2f %11.1f "
-	       "%11.1f", v[SAMPLE_F_RUNNING], v[SAMPLE_F_BLOCKED],
-	       v[SAMPLE_F_CPU_USER], v[SAMPLE_F_CPU_SYSTEM],
-	       v[SAMPLE_F_CPU_IOWAIT], v[SAMPLE_F_CPU_STEAL],
-	       v[SAMPLE_F_CPU_IDLE], v[SAMPLE_F_CTXT], v[SAMPLE_F_INTR],
-	       v[SAMPLE_F_SOFTIRQ], v[SAMPLE_F_FREE_PAGES],
+	printf(
+	       "%3.0f %3.0f %3.0f %3.0f %3.0f %3.0f %3.0f %8.0f %8.0f %8.0f %9.0f %9.0f %8.0f %6.0f %6.0f %5.0f %5.0f %6.2f %11.1f %11.1f",
+	       v[SAMPLE_F_RUNNING], v[SAMPLE_F_BLOCKED], v[SAMPLE_F_CPU_USER],
+	       v[SAMPLE_F_CPU_SYSTEM], v[SAMPLE_F_CPU_IOWAIT],
+	       v[SAMPLE_F_CPU_STEAL], v[SAMPLE_F_CPU_IDLE], v[SAMPLE_F_CTXT],
+	       v[SAMPLE_F_INTR], v[SAMPLE_F_SOFTIRQ], v[SAMPLE_F_FREE_PAGES],
 	       v[SAMPLE_F_MEM_CACHED_KB] + v[SAMPLE_F_MEM_BUFFERS_KB],
 	       v[SAMPLE_F_SWAP_USED_KB], v[SAMPLE_F_BLOCKS_IN],
 	       v[SAMPLE_F_BLOCKS_OUT], v[SAMPLE_F_SWAP_IN],
@@ -534,15 +532,17 @@ static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 			if (util_parse_duration(optarg, &o->interval_ns) != 0 ||
 			    o->interval_ns < 10000000ULL ||
 			    o->interval_ns > 3600000000000ULL) {
-				util_err("sample", EINVAL, "--interval '%s': "
-					 "want a duration 10ms..1h", optarg);
+				util_err("sample", EINVAL,
+					 "--interval '%s': want a duration 10ms..1h",
+					 optarg);
 				return 2;
 			}
 			break;
 		case 'c':
 			if (util_parse_u64(optarg, 0, 100000000, &o->count)) {
-				util_err("sample", EINVAL, "--count '%s': want "
-					 "0 (until stopped) or more", optarg);
+				util_err("sample", EINVAL,
+					 "--count '%s': want 0 (until stopped) or more",
+					 optarg);
 				return 2;
 			}
 			break;
@@ -555,16 +555,15 @@ static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 			for (tok = strtok_r(o->proclist, ",", &save); tok;
 			     tok = strtok_r(NULL, ",", &save)) {
 				if (o->nprocs == SAMPLE_MAX_PROCS) {
-					util_err("sample", E2BIG, "--proc: at "
-						 "most %d names",
+					util_err("sample", E2BIG,
+						 "--proc: at most %d names",
 						 SAMPLE_MAX_PROCS);
 					return 2;
 				}
 				if (strlen(tok) >= SAMPLE_PROCNAME_LEN) {
-					util_err("sample", EINVAL, "--proc '%s'"
-						 ": a process name (comm) has "
-						 "at most %d characters", tok,
-						 SAMPLE_PROCNAME_LEN - 1);
+					util_err("sample", EINVAL,
+						 "--proc '%s': a process name (comm) has at most %d characters",
+						 tok, SAMPLE_PROCNAME_LEN - 1);
 					return 2;
 				}
 				o->procs[o->nprocs++] = tok;
@@ -587,8 +586,7 @@ static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 		sample_usage(stderr);
 		return 2;
 	}
-	if (gethostname(o->host, sizeof(o->host) - 1) != 0)
-		strcpy(o->host, "unknown");
+	util_hostname(o->host, sizeof(o->host));
 	return -1;
 }
 
@@ -745,8 +743,8 @@ int sample_main(int argc, char **argv)
 		}
 		if (sample_compute(prev, cur, hz, pagesize, rates) != 0) {
 			errors++;
-			util_err("sample", EINVAL, "reading %llu is not later "
-				 "than the one before",
+			util_err("sample", EINVAL,
+				 "reading %llu is not later than the one before",
 				 (unsigned long long)i);
 			continue;
 		}

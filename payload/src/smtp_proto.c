@@ -53,13 +53,13 @@ int smtp_reply_feed(struct smtp_reply *r, const char *buf, size_t len,
 		unsigned char c = (unsigned char)buf[i];
 
 		if (++r->linelen > SMTP_LINE_MAX)
-			return reply_fail(r, "reply line longer than 1000 "
-					  "bytes");
+			return reply_fail(r,
+					  "reply line longer than 1000 bytes");
 		switch (r->state) {
 		case ST_D1:
 			if (c < '2' || c > '5')
-				return reply_fail(r, "reply code does not "
-						  "start with 2-5");
+				return reply_fail(r,
+						  "reply code does not start with 2-5");
 			r->kwlen = 0;
 			r->kwdone = 0;
 			r->lcode = (c - '0') * 100;
@@ -67,21 +67,21 @@ int smtp_reply_feed(struct smtp_reply *r, const char *buf, size_t len,
 			break;
 		case ST_D2:
 			if (c < '0' || c > '5')
-				return reply_fail(r, "reply code's second "
-						  "digit is not 0-5");
+				return reply_fail(r,
+						  "reply code's second digit is not 0-5");
 			r->lcode += (c - '0') * 10;
 			r->state = ST_D3;
 			break;
 		case ST_D3:
 			if (c < '0' || c > '9')
-				return reply_fail(r, "reply code's third "
-						  "digit is not 0-9");
+				return reply_fail(r,
+						  "reply code's third digit is not 0-9");
 			r->lcode += c - '0';
 			if (r->cur == 0)
 				r->cur = r->lcode;
 			else if (r->cur != r->lcode)
-				return reply_fail(r, "continuation line has "
-						  "another reply code");
+				return reply_fail(r,
+						  "continuation line has another reply code");
 			r->state = ST_SEP;
 			break;
 		case ST_SEP:
@@ -95,8 +95,8 @@ int smtp_reply_feed(struct smtp_reply *r, const char *buf, size_t len,
 				r->last = 1;
 				r->state = ST_CR;
 			} else {
-				return reply_fail(r, "reply code not followed "
-						  "by ' ', '-' or CRLF");
+				return reply_fail(r,
+						  "reply code not followed by ' ', '-' or CRLF");
 			}
 			break;
 		case ST_TEXT:

@@ -10,10 +10,9 @@
 
 static void sqlping_usage(FILE *out)
 {
-	fprintf(out, "usage: benchboot sql-ping [--host H] [--port P] "
-		     "[--socket PATH] [--user U]\n"
-		     "                          [--password PW] [--db DB] "
-		     "[--timeout SECONDS]\n");
+	fprintf(out,
+		"usage: benchboot sql-ping [--host H] [--port P] [--socket PATH] [--user U]\n"
+		"                          [--password PW] [--db DB] [--timeout SECONDS]\n");
 }
 
 int sqlping_main(int argc, char **argv)
@@ -48,15 +47,16 @@ int sqlping_main(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 'P':
 			if (util_parse_u64(optarg, 1, 65535, &port) != 0) {
-				util_err("sql-ping", EINVAL, "--port '%s': "
-					 "want 1..65535", optarg);
+				util_err("sql-ping", EINVAL,
+					 "--port '%s': want 1..65535", optarg);
 				return 2;
 			}
 			break;
 		case 't':
 			if (util_parse_u64(optarg, 1, 3600, &timeout) != 0) {
-				util_err("sql-ping", EINVAL, "--timeout '%s': "
-					 "want seconds 1..3600", optarg);
+				util_err("sql-ping", EINVAL,
+					 "--timeout '%s': want seconds 1..3600",
+					 optarg);
 				return 2;
 			}
 			break;
