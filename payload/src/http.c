@@ -3,7 +3,6 @@
  * registered once, the next request written as soon as a response is
  * parsed, one clock read per event batch, no allocation while running. */
 #include <errno.h>
-#include <getopt.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -154,7 +153,7 @@ static void conn_issue(struct http_conn *c, uint64_t now)
 		goto flush;
 	while (c->inflight < cfg->pipeline) {
 		if (cfg->rate) {
-			if (c->next_j >= th->j)
+			if (c->next_j >= th->pace.k)
 				break;
 			/* Latency runs from the intended send time. */
 			start = http_slot_time(th, c->next_j);
@@ -378,8 +377,7 @@ static void thread_scan(struct http_thread *th, uint64_t now)
 			conn_drop(c, HTTP_E_CONNECT, "connect timed out", 0,
 				  now);
 		} else if (c->inflight && now - c->busy_since > timeout) {
-			conn_drop(c, HTTP_E_TIMEOUT, "no response within "
-				  "--timeout", 0, now);
+			conn_drop(c, HTTP_E_TIMEOUT, "no response within --timeout", 0, now);
 		}
 	}
 	th->next_scan = now + HTTP_SCAN_NS;
@@ -448,78 +446,52 @@ static void thread_drain(struct http_thread *th, struct epoll_event *evs,
 	}
 }
 
-static void *thread_main(void *arg)
+/* The loop's next wake-up: the end, the next scan, the start of the
+ * measured interval or (open loop) the next slot, whichever is first. */
+static uint64_t thread_deadline(const struct http_thread *th)
 {
-	struct http_thread *th = arg;
-	const struct http_cfg *cfg = th->cfg;
-	struct epoll_event evs[HTTP_MAXEV];
-	uint64_t now = util_mono_ns(), deadline;
-	unsigned i;
-	int n;
+	uint64_t deadline = th->end;
 
-	if (th->measure_start <= now)
-		http_begin_measure(th);
-	for (i = 0; i < th->nconns; i++)
-		conn_open(&th->conns[i], now);
-	th->next_scan = now + HTTP_SCAN_NS;
-	for (;;) {
-		deadline = th->end;
-		if (th->next_scan < deadline)
-			deadline = th->next_scan;
-		if (!th->measuring && th->measure_start < deadline)
-			deadline = th->measure_start;
-		if (cfg->rate && http_slot_time(th, th->j) < deadline)
-			deadline = http_slot_time(th, th->j);
-		if (cfg->rate) {
-			n = thread_wait(th, evs, now, deadline);
-		} else {
-			/* A timerfd set once per deadline rather than an
-			 * epoll timeout: no hrtimer armed and cancelled on
-			 * every wait, which is dear in a VM. */
-			if (deadline != th->armed) {
-				struct itimerspec it = { .it_value = {
-					(time_t)(deadline / 1000000000u),
-					(long)(deadline % 1000000000u) } };
+	if (th->next_scan < deadline)
+		deadline = th->next_scan;
+	if (!th->measuring && th->measure_start < deadline)
+		deadline = th->measure_start;
+	if (th->cfg->rate && lg_pace_next(&th->pace) < deadline)
+		deadline = lg_pace_next(&th->pace);
+	return deadline;
+}
 
-				timerfd_settime(th->tfd, TFD_TIMER_ABSTIME,
-						&it, NULL);
-				th->armed = deadline;
-			}
-			n = epoll_wait(th->epfd, evs, HTTP_MAXEV, -1);
-		}
-		/* The one clock read of this batch. */
-		now = util_mono_ns();
-		if (!th->measuring && now >= th->measure_start)
-			http_begin_measure(th);
-		if (now >= th->end || http_stop)
-			break;
-		for (i = 0; i < (unsigned)(n > 0 ? n : 0); i++) {
-			if (evs[i].data.ptr) {
-				conn_event(evs[i].data.ptr, evs[i].events,
-					   now);
-			} else {
-				uint64_t ticks;
+/* Waits for events until deadline; returns their number (or -1). */
+static int thread_poll(struct http_thread *th, struct epoll_event *evs,
+		       uint64_t now, uint64_t deadline)
+{
+	if (th->cfg->rate)
+		return thread_wait(th, evs, now, deadline);
+	/* A timerfd set once per deadline rather than an epoll timeout: no
+	 * hrtimer armed and cancelled on every wait, which is dear in a
+	 * VM. */
+	if (deadline != th->armed) {
+		struct itimerspec it = { .it_value = {
+			(time_t)(deadline / 1000000000u),
+			(long)(deadline % 1000000000u) } };
 
-				if (read(th->tfd, &ticks, sizeof(ticks)) < 0)
-					(void)0;	/* cleared either way */
-			}
-		}
-		if (cfg->rate) {
-			while (http_slot_time(th, th->j) <= now) {
-				struct http_conn *c =
-					&th->conns[th->j % th->nconns];
-
-				th->j++;
-				conn_issue(c, now);
-			}
-		}
-		if (now >= th->next_scan)
-			thread_scan(th, now);
+		timerfd_settime(th->tfd, TFD_TIMER_ABSTIME, &it, NULL);
+		th->armed = deadline;
 	}
+	return epoll_wait(th->epfd, evs, HTTP_MAXEV, -1);
+}
+
+/* After the loop: what was queued on a connection that never opened was
+ * not sent; the answers to the rest are awaited, then every socket
+ * closed. */
+static void thread_finish(struct http_thread *th, struct epoll_event *evs,
+			  uint64_t now)
+{
+	unsigned i;
+
 	th->stopped_at = now;
 	getrusage(RUSAGE_THREAD, &th->ru1);
 	for (i = 0; i < th->nconns; i++) {
-		/* Queued on a connection that never opened: not sent. */
 		if (th->conns[i].state == C_CONNECTING) {
 			th->st.sent -= th->conns[i].inflight;
 			conn_close(&th->conns[i]);
@@ -533,6 +505,50 @@ static void *thread_main(void *arg)
 	}
 	for (i = 0; i < th->nconns; i++)
 		conn_close(&th->conns[i]);
+}
+
+static void *thread_main(void *arg)
+{
+	struct http_thread *th = arg;
+	const struct http_cfg *cfg = th->cfg;
+	struct epoll_event evs[HTTP_MAXEV];
+	uint64_t now = util_mono_ns(), ticks;
+	unsigned i;
+	int n;
+
+	if (th->measure_start <= now)
+		http_begin_measure(th);
+	for (i = 0; i < th->nconns; i++)
+		conn_open(&th->conns[i], now);
+	th->next_scan = now + HTTP_SCAN_NS;
+	for (;;) {
+		n = thread_poll(th, evs, now, thread_deadline(th));
+		/* The one clock read of this batch. */
+		now = util_mono_ns();
+		if (!th->measuring && now >= th->measure_start)
+			http_begin_measure(th);
+		if (now >= th->end || http_stop)
+			break;
+		for (i = 0; i < (unsigned)(n > 0 ? n : 0); i++) {
+			if (evs[i].data.ptr)
+				conn_event(evs[i].data.ptr, evs[i].events,
+					   now);
+			else if (read(th->tfd, &ticks, sizeof(ticks)) < 0)
+				(void)0;	/* cleared either way */
+		}
+		if (cfg->rate) {
+			while (lg_pace_next(&th->pace) <= now) {
+				struct http_conn *c =
+					&th->conns[th->pace.k % th->nconns];
+
+				th->pace.k++;
+				conn_issue(c, now);
+			}
+		}
+		if (now >= th->next_scan)
+			thread_scan(th, now);
+	}
+	thread_finish(th, evs, now);
 	return NULL;
 }
 
@@ -565,149 +581,114 @@ static void usage(FILE *out)
 "request picks one of them uniformly.\n");
 }
 
-static int parse_opts(int argc, char **argv, struct http_cfg *cfg,
-		      char **headers, size_t *nheaders, const char **urlfile)
-{
-	enum { O_WARMUP = 256, O_TIMEOUT, O_RATE, O_PIPELINE, O_NOKA,
-	       O_URLS, O_SEED, O_JSON, O_ENGINE };
-	static const struct option lopts[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "connections", required_argument, NULL, 'c' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "header", required_argument, NULL, 'H' },
-		{ "method", required_argument, NULL, 'm' },
-		{ "warmup", required_argument, NULL, O_WARMUP },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "rate", required_argument, NULL, O_RATE },
-		{ "pipeline", required_argument, NULL, O_PIPELINE },
-		{ "no-keepalive", no_argument, NULL, O_NOKA },
-		{ "urls", required_argument, NULL, O_URLS },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "engine", required_argument, NULL, O_ENGINE },
-		{ "insecure", no_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t v;
-	int o;
+/* What the command line gives besides cfg. */
+struct http_args {
+	char *headers[HTTP_MAX_HEADERS];	/* -H lines */
+	size_t nheaders;
+	const char *urlfile;			/* --urls */
+	int argi;				/* first URL operand */
+};
 
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "t:c:d:H:m:hk", lopts, NULL)) !=
-	       -1) {
-		switch (o) {
-		case 't':
-			if (util_parse_u64(optarg, 1, 1024, &v) != 0)
-				goto bad;
-			cfg->threads = (unsigned)v;
-			break;
-		case 'c':
-			if (util_parse_u64(optarg, 1, 1000000, &v) != 0)
-				goto bad;
-			cfg->conns = (unsigned)v;
-			break;
-		case 'd':
-			if (util_parse_duration(optarg, &cfg->duration) != 0 ||
-			    cfg->duration == 0)
-				goto bad;
-			break;
-		case O_WARMUP:
-			if (util_parse_duration(optarg, &cfg->warmup) != 0)
-				goto bad;
-			break;
-		case O_TIMEOUT:
-			if (util_parse_duration(optarg, &cfg->timeout) != 0 ||
-			    cfg->timeout < 1000000)
-				goto bad;
-			break;
-		case O_RATE:
-			if (util_parse_u64(optarg, 1, 100000000, &cfg->rate))
-				goto bad;
-			break;
-		case O_PIPELINE:
-			if (util_parse_u64(optarg, 1, HTTP_MAX_PIPELINE, &v))
-				goto bad;
-			cfg->pipeline = (unsigned)v;
-			break;
-		case O_NOKA:
-			cfg->keepalive = 0;
-			break;
-		case 'H':
-			if (*nheaders == HTTP_MAX_HEADERS) {
-				util_err("http", EINVAL, "more than %d -H "
-					 "options", HTTP_MAX_HEADERS);
-				return -EINVAL;
-			}
-			headers[(*nheaders)++] = optarg;
-			break;
-		case 'm':
-			if (strcmp(optarg, "GET") && strcmp(optarg, "HEAD")) {
-				util_err("http", EINVAL, "--method '%s': only "
-					 "GET and HEAD", optarg);
-				return -EINVAL;
-			}
-			cfg->method = optarg;
-			cfg->head = strcmp(optarg, "HEAD") == 0;
-			break;
-		case O_URLS:
-			*urlfile = optarg;
-			break;
-		case O_SEED:
-			if (util_parse_u64(optarg, 0, UINT64_MAX, &cfg->seed))
-				goto bad;
-			break;
-		case O_JSON:
-			cfg->json = 1;
-			break;
-		case O_ENGINE:
-			if (strcmp(optarg, "epoll") == 0)
-				cfg->curl = 0;
-			else if (strcmp(optarg, "curl") == 0)
-				cfg->curl = 1;
-			else
-				goto bad;
-			break;
-		case 'k':
-			cfg->insecure = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			usage(stderr);
-			return -EINVAL;
-		}
-	}
-	if (cfg->conns < cfg->threads) {
-		util_err("http", EINVAL, "-c %u is fewer connections than -t "
-			 "%u threads", cfg->conns, cfg->threads);
-		return -EINVAL;
-	}
-	cfg->refill_at = cfg->pipeline - 1 - (cfg->pipeline - 1) / 2;
-	if (cfg->curl == 1 && cfg->pipeline > 1) {
-		util_err("http", EINVAL, "--pipeline needs the epoll engine "
-			 "(libcurl does not pipeline HTTP/1.1)");
-		return -EINVAL;
-	}
-	if (!cfg->keepalive && cfg->pipeline > 1) {
-		util_err("http", EINVAL, "--pipeline needs keep-alive");
-		return -EINVAL;
-	}
-	if (cfg->rate && cfg->rate < cfg->threads) {
-		util_err("http", EINVAL, "--rate %llu is below one request/s "
-			 "per thread", (unsigned long long)cfg->rate);
-		return -EINVAL;
-	}
-	if (optind == argc && !*urlfile) {
-		util_err("http", EINVAL, "no URL (see 'benchboot http "
-			 "--help')");
-		return -EINVAL;
-	}
+/* -H: one more header line (dst: struct http_args). */
+static int http_opt_header(void *dst, const char *value, char *err,
+			   size_t errlen)
+{
+	struct http_args *a = dst;
+
+	if (a->nheaders == HTTP_MAX_HEADERS)
+		return util_fail(err, errlen, -EINVAL, "more than %d -H options", HTTP_MAX_HEADERS);
+	a->headers[a->nheaders++] = (char *)value;
 	return 0;
-bad:
-	util_err("http", EINVAL, "bad value '%s' in '%s' (see 'benchboot "
-		 "http --help')", optarg, argv[optind - 1]);
-	return -EINVAL;
+}
+
+/* -m: GET or HEAD (dst: struct http_cfg). */
+static int http_opt_method(void *dst, const char *value, char *err,
+			   size_t errlen)
+{
+	struct http_cfg *cfg = dst;
+
+	if (strcmp(value, "GET") && strcmp(value, "HEAD"))
+		return util_fail(err, errlen, -EINVAL, "--method '%s': only GET and HEAD", value);
+	cfg->method = value;
+	cfg->head = strcmp(value, "HEAD") == 0;
+	return 0;
+}
+
+/* --engine: epoll or curl (dst: cfg->curl); anything else is a bad
+ * value. */
+static int http_opt_engine(void *dst, const char *value, char *err,
+			   size_t errlen)
+{
+	int *curl = dst;
+
+	if (strcmp(value, "epoll") == 0)
+		*curl = 0;
+	else if (strcmp(value, "curl") == 0)
+		*curl = 1;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* The checks between options, once all are read.  Returns 0 or -EINVAL
+ * (said on stderr). */
+static int http_check_opts(struct http_cfg *cfg, const struct http_args *a,
+			   int argc)
+{
+	if (cfg->conns < cfg->threads)
+		return util_err("http", EINVAL, "-c %u is fewer connections than -t %u threads", cfg->conns, cfg->threads);
+	cfg->refill_at = cfg->pipeline - 1 - (cfg->pipeline - 1) / 2;
+	if (cfg->curl == 1 && cfg->pipeline > 1)
+		return util_err("http", EINVAL, "--pipeline needs the epoll engine (libcurl does not pipeline HTTP/1.1)");
+	if (!cfg->keepalive && cfg->pipeline > 1)
+		return util_err("http", EINVAL, "--pipeline needs keep-alive");
+	if (cfg->rate && cfg->rate < cfg->threads)
+		return util_err("http", EINVAL, "--rate %llu is below one request/s per thread", (unsigned long long)cfg->rate);
+	if (a->argi == argc && !a->urlfile)
+		return util_err("http", EINVAL, "no URL (see 'benchboot http --help')");
+	return 0;
+}
+
+/* Options into cfg and a.  Returns 0 to go on, 1 after --help, -EINVAL
+ * on a usage error (said on stderr). */
+static int parse_opts(int argc, char **argv, struct http_cfg *cfg,
+		      struct http_args *a)
+{
+	const struct lg_opt opts[] = {
+		LG_OPT_THREADS(&cfg->threads, 1024, NULL),
+		LG_OPT_CONNS(&cfg->conns, 1000000, NULL),
+		LG_OPT_DURATION(&cfg->duration, NULL),
+		{ .name = "header", .key = 'H', .kind = LG_OPT_FN, .dst = a,
+		  .fn = http_opt_header },
+		{ .name = "method", .key = 'm', .kind = LG_OPT_FN, .dst = cfg,
+		  .fn = http_opt_method },
+		LG_OPT_WARMUP(&cfg->warmup, NULL),
+		LG_OPT_TIMEOUT(&cfg->timeout, 1000000, NULL),
+		{ .name = "rate", .kind = LG_OPT_U64, .dst = &cfg->rate,
+		  .min = 1, .max = 100000000 },
+		{ .name = "pipeline", .kind = LG_OPT_UINT,
+		  .dst = &cfg->pipeline, .min = 1, .max = HTTP_MAX_PIPELINE },
+		{ .name = "no-keepalive", .kind = LG_OPT_FLAG,
+		  .dst = &cfg->keepalive, .val = 0 },
+		{ .name = "urls", .kind = LG_OPT_STR, .dst = &a->urlfile },
+		{ .name = "seed", .kind = LG_OPT_U64, .dst = &cfg->seed,
+		  .max = UINT64_MAX },
+		LG_OPT_JSON(&cfg->json),
+		{ .name = "engine", .kind = LG_OPT_FN, .dst = &cfg->curl,
+		  .fn = http_opt_engine },
+		{ .name = "insecure", .key = 'k', .kind = LG_OPT_FLAG,
+		  .dst = &cfg->insecure, .val = 1 },
+	};
+	const struct lg_optset set = { "http", opts,
+		sizeof(opts) / sizeof(opts[0]),
+		"bad value '%s' in '%s' (see 'benchboot http --help')",
+		usage };
+	int rc;
+
+	rc = lg_opt_main(&set, argc, argv, &a->argi);
+	if (rc != 0)
+		return rc;
+	return http_check_opts(cfg, a, argc);
 }
 
 static double tv_s(const struct timeval *a, const struct timeval *b)
@@ -729,93 +710,99 @@ static const char *fmt_bytes(char *buf, size_t len, double b)
 	return buf;
 }
 
-static int report(const struct http_cfg *cfg, struct http_thread *ths,
-		  int argc, char **argv, const char *urlfile,
-		  uint64_t real0, uint64_t t0)
+/* The threads' results summed (st, h), the longest measured interval, the
+ * CPU time and the first error. */
+struct http_total {
+	struct http_stats st;
+	struct hist *h;
+	double elapsed, user, sys;
+	const char *first_err;
+};
+
+static void report_merge(const struct http_cfg *cfg,
+			 const struct http_thread *ths, struct http_total *tot)
 {
-	static struct hist h;	/* ~26 KB: not on the stack */
-	struct http_stats st = { 0 };
-	double elapsed = 0, user = 0, sys = 0, e;
-	const char *first_err = NULL;
-	cJSON *rec, *o, *a;
-	char b1[32], b2[32];
-	unsigned i, k;
-	int ai;
+	const struct http_thread *th;
+	unsigned i;
+	double e;
 
-	hist_init(&h);
+	hist_init(tot->h);
 	for (i = 0; i < cfg->threads; i++) {
-		struct http_thread *th = &ths[i];
-
+		th = &ths[i];
 		if (!th->measuring)
 			continue;
-		hist_merge(&h, &th->hist);
-		st.requests += th->st.requests;
-		st.sent += th->st.sent;
-		st.bytes += th->st.bytes;
-		st.connections += th->st.connections;
-		for (k = 0; k < HTTP_E_N; k++)
-			st.errors[k] += th->st.errors[k];
+		hist_merge(tot->h, &th->hist);
+		lg_sum_u64(&tot->st, &th->st,
+			   sizeof(tot->st) / sizeof(uint64_t));
 		e = (double)(th->stopped_at - th->measure_start) / 1e9;
-		if (e > elapsed)
-			elapsed = e;
-		user += tv_s(&th->ru0.ru_utime, &th->ru1.ru_utime);
-		sys += tv_s(&th->ru0.ru_stime, &th->ru1.ru_stime);
-		if (!first_err && th->first_err[0])
-			first_err = th->first_err;
+		if (e > tot->elapsed)
+			tot->elapsed = e;
+		tot->user += tv_s(&th->ru0.ru_utime, &th->ru1.ru_utime);
+		tot->sys += tv_s(&th->ru0.ru_stime, &th->ru1.ru_stime);
+		if (!tot->first_err && th->first_err[0])
+			tot->first_err = th->first_err;
 	}
-	if (!cfg->json) {
-		printf("benchboot http: %.2fs, %u threads, %u connections, "
-		       "%s, %s, pipeline %u\n", elapsed, cfg->threads,
-		       cfg->conns, cfg->rate ? "open loop" : "closed loop",
-		       cfg->keepalive ? "keep-alive" : "no keep-alive",
-		       cfg->pipeline);
-		if (cfg->rate)
-			printf("  rate        %llu/s asked\n",
-			       (unsigned long long)cfg->rate);
-		printf("  targets     %u path%s on http://%s\n",
-		       cfg->ts.npaths, cfg->ts.npaths == 1 ? "" : "s",
-		       cfg->ts.hosthdr);
-		lg_print_latency(stdout, &h);
-		printf("  requests    %llu (%.1f/s), %llu sent\n",
-		       (unsigned long long)st.requests,
-		       elapsed > 0 ? (double)st.requests / elapsed : 0,
-		       (unsigned long long)st.sent);
-		printf("  read        %s (%s/s)\n",
-		       fmt_bytes(b1, sizeof(b1), (double)st.bytes),
-		       fmt_bytes(b2, sizeof(b2), elapsed > 0 ?
-				 (double)st.bytes / elapsed : 0));
-		printf("  connections %llu opened\n",
-		       (unsigned long long)st.connections);
-		printf("  errors     ");
-		for (k = 0; k < HTTP_E_N; k++)
-			printf(" %s %llu", http_err_names[k],
-			       (unsigned long long)st.errors[k]);
-		printf("\n  cpu         user %.2fs  system %.2fs", user, sys);
-		if (st.requests)
-			printf("  (%.2f us/request)",
-			       (user + sys) * 1e6 / (double)st.requests);
-		printf("\n");
-		if (first_err)
-			printf("  first error %s\n", first_err);
-		return 0;
-	}
-	rec = lg_record_new("http", real0 + (ths[0].measure_start - t0),
-			    ths[0].measure_start, elapsed);
-	if (!rec)
-		return -ENOMEM;
-	o = cJSON_AddObjectToObject(rec, "params");
+}
+
+static void report_text(const struct http_cfg *cfg,
+			const struct http_total *t)
+{
+	double elapsed = t->elapsed;
+	char b1[32], b2[32];
+	unsigned k;
+
+	printf("benchboot http: %.2fs, %u threads, %u connections, %s, %s, pipeline %u\n",
+	       elapsed, cfg->threads, cfg->conns,
+	       cfg->rate ? "open loop" : "closed loop",
+	       cfg->keepalive ? "keep-alive" : "no keep-alive", cfg->pipeline);
+	if (cfg->rate)
+		printf("  rate        %llu/s asked\n",
+		       (unsigned long long)cfg->rate);
+	printf("  targets     %u path%s on http://%s\n", cfg->ts.npaths,
+	       cfg->ts.npaths == 1 ? "" : "s", cfg->ts.hosthdr);
+	lg_print_latency(stdout, t->h);
+	printf("  requests    %llu (%.1f/s), %llu sent\n",
+	       (unsigned long long)t->st.requests,
+	       elapsed > 0 ? (double)t->st.requests / elapsed : 0,
+	       (unsigned long long)t->st.sent);
+	printf("  read        %s (%s/s)\n",
+	       fmt_bytes(b1, sizeof(b1), (double)t->st.bytes),
+	       fmt_bytes(b2, sizeof(b2), elapsed > 0 ?
+			 (double)t->st.bytes / elapsed : 0));
+	printf("  connections %llu opened\n",
+	       (unsigned long long)t->st.connections);
+	printf("  errors     ");
+	for (k = 0; k < HTTP_E_N; k++)
+		printf(" %s %llu", http_err_names[k],
+		       (unsigned long long)t->st.errors[k]);
+	printf("\n  cpu         user %.2fs  system %.2fs", t->user, t->sys);
+	if (t->st.requests)
+		printf("  (%.2f us/request)",
+		       (t->user + t->sys) * 1e6 / (double)t->st.requests);
+	printf("\n");
+	if (t->first_err)
+		printf("  first error %s\n", t->first_err);
+}
+
+/* The record's params: the run as asked (URL operands argv[argi..]). */
+static int report_params(cJSON *rec, const struct http_cfg *cfg,
+			 const struct http_args *a, int argc, char **argv)
+{
+	cJSON *o = cJSON_AddObjectToObject(rec, "params"), *u;
+	int ai;
+
 	if (!o)
-		goto nomem;
+		return -ENOMEM;
 	cJSON_AddNumberToObject(o, "threads", cfg->threads);
 	cJSON_AddNumberToObject(o, "connections", cfg->conns);
 	cJSON_AddNumberToObject(o, "duration_s", (double)cfg->duration / 1e9);
 	cJSON_AddStringToObject(o, "mode", cfg->rate ? "open" : "closed");
 	cJSON_AddNumberToObject(o, "rate", (double)cfg->rate);
-	a = cJSON_AddArrayToObject(o, "urls");
-	for (ai = optind; a && ai < argc; ai++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(argv[ai]));
-	if (urlfile)
-		cJSON_AddStringToObject(o, "urls_file", urlfile);
+	u = cJSON_AddArrayToObject(o, "urls");
+	for (ai = a->argi; u && ai < argc; ai++)
+		cJSON_AddItemToArray(u, cJSON_CreateString(argv[ai]));
+	if (a->urlfile)
+		cJSON_AddStringToObject(o, "urls_file", a->urlfile);
 	cJSON_AddNumberToObject(o, "paths", cfg->ts.npaths);
 	cJSON_AddStringToObject(o, "method", cfg->method);
 	cJSON_AddStringToObject(o, "engine", cfg->curl ? "curl" : "epoll");
@@ -824,31 +811,89 @@ static int report(const struct http_cfg *cfg, struct http_thread *ths,
 	cJSON_AddNumberToObject(o, "warmup_s", (double)cfg->warmup / 1e9);
 	cJSON_AddNumberToObject(o, "timeout_s", (double)cfg->timeout / 1e9);
 	cJSON_AddNumberToObject(o, "seed", (double)cfg->seed);
-	o = cJSON_AddObjectToObject(rec, "counters");
+	return 0;
+}
+
+/* The record's counters, errors, first error and latency. */
+static int report_results(cJSON *rec, const struct http_total *t)
+{
+	cJSON *o = cJSON_AddObjectToObject(rec, "counters");
+	unsigned k;
+
 	if (!o)
-		goto nomem;
-	cJSON_AddNumberToObject(o, "requests", (double)st.requests);
-	cJSON_AddNumberToObject(o, "sent", (double)st.sent);
-	cJSON_AddNumberToObject(o, "bytes", (double)st.bytes);
-	cJSON_AddNumberToObject(o, "connections", (double)st.connections);
-	cJSON_AddNumberToObject(o, "cpu_user_s", user);
-	cJSON_AddNumberToObject(o, "cpu_system_s", sys);
+		return -ENOMEM;
+	cJSON_AddNumberToObject(o, "requests", (double)t->st.requests);
+	cJSON_AddNumberToObject(o, "sent", (double)t->st.sent);
+	cJSON_AddNumberToObject(o, "bytes", (double)t->st.bytes);
+	cJSON_AddNumberToObject(o, "connections", (double)t->st.connections);
+	cJSON_AddNumberToObject(o, "cpu_user_s", t->user);
+	cJSON_AddNumberToObject(o, "cpu_system_s", t->sys);
 	o = cJSON_AddObjectToObject(rec, "errors");
 	if (!o)
-		goto nomem;
+		return -ENOMEM;
 	for (k = 0; k < HTTP_E_N; k++)
 		cJSON_AddNumberToObject(o, http_err_names[k],
-					(double)st.errors[k]);
-	if (first_err)
-		cJSON_AddStringToObject(rec, "first_error", first_err);
-	o = hist_to_json(&h);
+					(double)t->st.errors[k]);
+	if (t->first_err)
+		cJSON_AddStringToObject(rec, "first_error", t->first_err);
+	o = hist_to_json(t->h);
 	if (!o)
-		goto nomem;
+		return -ENOMEM;
 	cJSON_AddItemToObject(rec, "latency", o);
+	return 0;
+}
+
+static int report(const struct http_cfg *cfg, struct http_thread *ths,
+		  const struct http_args *a, int argc, char **argv,
+		  uint64_t real0, uint64_t t0)
+{
+	static struct hist h;	/* ~26 KB: not on the stack */
+	struct http_total t = { .h = &h };
+	cJSON *rec;
+
+	report_merge(cfg, ths, &t);
+	if (!cfg->json) {
+		report_text(cfg, &t);
+		return 0;
+	}
+	rec = lg_record_new("http", real0 + (ths[0].measure_start - t0),
+			    ths[0].measure_start, t.elapsed);
+	if (!rec)
+		return -ENOMEM;
+	if (report_params(rec, cfg, a, argc, argv) != 0 ||
+	    report_results(rec, &t) != 0) {
+		cJSON_Delete(rec);
+		return -ENOMEM;
+	}
 	return lg_record_print(rec);
-nomem:
-	cJSON_Delete(rec);
-	return -ENOMEM;
+}
+
+/* Thread i's clocks, schedule, epoll and timerfd. */
+static int setup_thread(struct http_cfg *cfg, struct http_thread *th,
+			unsigned i, uint64_t t0)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+	uint64_t rate_t = cfg->rate ? lg_share(cfg->rate, cfg->threads, i) : 0;
+	double interval = rate_t ? 1e9 / (double)rate_t : 0;
+
+	th->cfg = cfg;
+	th->id = i;
+	th->nconns = (unsigned)lg_share(cfg->conns, cfg->threads, i);
+	th->measure_start = t0 + cfg->warmup;
+	th->end = th->measure_start + cfg->duration;
+	/* Threads' schedules interleave instead of firing together. */
+	lg_pace_init(&th->pace, t0 + (uint64_t)(interval * i / cfg->threads),
+		     (double)rate_t);
+	th->epfd = epoll_create1(EPOLL_CLOEXEC);
+	th->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (th->epfd >= 0 && th->tfd >= 0 &&
+	    epoll_ctl(th->epfd, EPOLL_CTL_ADD, th->tfd, &ev) != 0)
+		return -errno;
+	th->rbuf = malloc(HTTP_RBUF);
+	th->conns = calloc(th->nconns, sizeof(*th->conns));
+	if (th->epfd < 0 || th->tfd < 0 || !th->rbuf || !th->conns)
+		return -ENOMEM;
+	return 0;
 }
 
 /* Per-thread and per-connection memory, all allocated before the run. */
@@ -856,40 +901,15 @@ static int setup_threads(struct http_cfg *cfg, struct http_thread *ths,
 			 uint64_t t0)
 {
 	uint32_t wcap = 2 * cfg->pipeline * cfg->ts.maxlen;
-	uint64_t rate_t;
 	unsigned i, k, base = 0;
+	int rc;
 
 	for (i = 0; i < cfg->threads; i++) {
 		struct http_thread *th = &ths[i];
 
-		th->cfg = cfg;
-		th->id = i;
-		th->nconns = (unsigned)lg_share(cfg->conns, cfg->threads, i);
-		th->t0 = t0;
-		th->measure_start = t0 + cfg->warmup;
-		th->end = th->measure_start + cfg->duration;
-		if (cfg->rate) {
-			rate_t = lg_share(cfg->rate, cfg->threads, i);
-			th->interval = 1e9 / (double)rate_t;
-			/* Threads' schedules interleave instead of
-			 * firing together. */
-			th->t0 += (uint64_t)(th->interval * i / cfg->threads);
-		}
-		th->epfd = epoll_create1(EPOLL_CLOEXEC);
-		th->tfd = timerfd_create(CLOCK_MONOTONIC,
-					 TFD_NONBLOCK | TFD_CLOEXEC);
-		if (th->epfd >= 0 && th->tfd >= 0) {
-			struct epoll_event ev = { .events = EPOLLIN,
-						  .data.ptr = NULL };
-
-			if (epoll_ctl(th->epfd, EPOLL_CTL_ADD, th->tfd,
-				      &ev) != 0)
-				return -errno;
-		}
-		th->rbuf = malloc(HTTP_RBUF);
-		th->conns = calloc(th->nconns, sizeof(*th->conns));
-		if (th->epfd < 0 || th->tfd < 0 || !th->rbuf || !th->conns)
-			return -ENOMEM;
+		rc = setup_thread(cfg, th, i, t0);
+		if (rc != 0)
+			return rc;
 		for (k = 0; k < th->nconns; k++) {
 			struct http_conn *c = &th->conns[k];
 
@@ -932,19 +952,98 @@ static void free_threads(struct http_cfg *cfg, struct http_thread *ths)
 	free(ths);
 }
 
+/* The URL operands and --urls into cfg->ts, the requests built, the
+ * engine chosen (https is libcurl's).  Returns 0, -EINVAL for a usage
+ * error, another negative errno when it cannot run; said on stderr. */
+static int http_targets(struct http_cfg *cfg, struct http_args *a,
+			int argc, char **argv)
+{
+	char err[512];
+	int i, rc;
+
+	for (i = a->argi; i < argc; i++) {
+		rc = http_target_add_url(&cfg->ts, argv[i], err, sizeof(err));
+		if (rc != 0)
+			return util_err("http", -rc, "%s", err);
+	}
+	if (a->urlfile) {
+		rc = http_target_add_file(&cfg->ts, a->urlfile, err,
+					  sizeof(err));
+		if (rc != 0) {
+			util_err("http", -rc, "--urls %s", err);
+			return -EINVAL;
+		}
+	}
+	rc = http_target_build(&cfg->ts, cfg->method, !cfg->keepalive,
+			       a->headers, a->nheaders, err, sizeof(err));
+	if (rc != 0)
+		return util_err("http", -rc, "%s", err);
+	/* -1: --engine not given. */
+	if (strcmp(cfg->ts.scheme, "https") == 0) {
+		if (cfg->curl == 0)
+			return util_err("http", EINVAL, "https:// needs --engine=curl");
+		cfg->curl = 1;
+	}
+	if (cfg->curl < 0)
+		cfg->curl = 0;
+	if (cfg->curl && cfg->pipeline > 1)
+		return util_err("http", EINVAL, "--pipeline needs the epoll engine (libcurl does not pipeline HTTP/1.1)");
+	cfg->headers = a->headers;
+	cfg->nheaders = a->nheaders;
+	return 0;
+}
+
+/* Sets up, runs and joins the threads, then reports.  Returns 0 or a
+ * negative errno (said on stderr). */
+static int http_run(struct http_cfg *cfg, const struct http_args *a,
+		    int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = http_on_signal };
+	struct lg_threads lt = { 0 };
+	struct http_thread *ths;
+	uint64_t t0, real0;
+	int rc;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	http_stop = 0;
+	ths = calloc(cfg->threads, sizeof(*ths));
+	if (!ths)
+		return util_err("http", ENOMEM, "no memory for %u threads", cfg->threads);
+	t0 = util_mono_ns();
+	real0 = util_real_ns();
+	rc = setup_threads(cfg, ths, t0);
+	if (rc != 0) {
+		util_err("http", -rc, "cannot set up %u connections", cfg->conns);
+		goto out;
+	}
+	rc = lg_threads_start(&lt, ths, sizeof(*ths), cfg->threads,
+			      cfg->curl ? http_curl_thread : thread_main);
+	if (rc != 0) {
+		util_err("http", -rc, "cannot start thread %u", lt.started);
+		http_stop = 1;
+	}
+	lg_threads_join(&lt);
+	if (rc == 0) {
+		rc = report(cfg, ths, a, argc, argv, real0, t0);
+		if (rc != 0)
+			util_err("http", -rc, "cannot print the result");
+	}
+out:
+	free_threads(cfg, ths);
+	return rc;
+}
+
 int http_main(int argc, char **argv)
 {
 	static struct http_cfg cfg;
-	char *headers[HTTP_MAX_HEADERS], err[512];
-	const char *urlfile = NULL;
-	struct http_thread *ths = NULL;
-	struct sigaction sa = { .sa_handler = http_on_signal };
-	uint64_t t0, real0;
-	size_t nheaders = 0;
-	unsigned i, started = 0;
+	static struct http_args a;
+	char err[512];
 	int rc, ret = 1;
 
 	memset(&cfg, 0, sizeof(cfg));
+	memset(&a, 0, sizeof(a));
 	cfg.threads = 2;
 	cfg.conns = 10;
 	cfg.pipeline = 1;
@@ -955,52 +1054,14 @@ int http_main(int argc, char **argv)
 	cfg.method = "GET";
 	cfg.curl = -1;
 	http_target_init(&cfg.ts);
-	rc = parse_opts(argc, argv, &cfg, headers, &nheaders, &urlfile);
+	rc = parse_opts(argc, argv, &cfg, &a);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
-	for (i = (unsigned)optind; i < (unsigned)argc; i++) {
-		rc = http_target_add_url(&cfg.ts, argv[i], err, sizeof(err));
-		if (rc != 0) {
-			util_err("http", -rc, "%s", err);
-			ret = rc == -EINVAL ? 2 : 1;
-			goto out;
-		}
-	}
-	if (urlfile) {
-		rc = http_target_add_file(&cfg.ts, urlfile, err, sizeof(err));
-		if (rc != 0) {
-			util_err("http", -rc, "--urls %s", err);
-			ret = 2;
-			goto out;
-		}
-	}
-	rc = http_target_build(&cfg.ts, cfg.method, !cfg.keepalive, headers,
-			       nheaders, err, sizeof(err));
+	rc = http_targets(&cfg, &a, argc, argv);
 	if (rc != 0) {
-		util_err("http", -rc, "%s", err);
 		ret = rc == -EINVAL ? 2 : 1;
 		goto out;
 	}
-	/* https is libcurl's; -1: --engine not given. */
-	if (strcmp(cfg.ts.scheme, "https") == 0) {
-		if (cfg.curl == 0) {
-			util_err("http", EINVAL,
-				 "https:// needs --engine=curl");
-			ret = 2;
-			goto out;
-		}
-		cfg.curl = 1;
-	}
-	if (cfg.curl < 0)
-		cfg.curl = 0;
-	if (cfg.curl && cfg.pipeline > 1) {
-		util_err("http", EINVAL, "--pipeline needs the epoll engine "
-			 "(libcurl does not pipeline HTTP/1.1)");
-		ret = 2;
-		goto out;
-	}
-	cfg.headers = headers;
-	cfg.nheaders = nheaders;
 	if (cfg.curl && http_curl_setup(&cfg) != 0) {
 		util_err("http", ENOMEM, "cannot set up libcurl");
 		goto out;
@@ -1010,46 +1071,9 @@ int http_main(int argc, char **argv)
 		util_err("http", -rc, "%s", err);
 		goto out;
 	}
-	signal(SIGPIPE, SIG_IGN);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	http_stop = 0;
-	ths = calloc(cfg.threads, sizeof(*ths));
-	if (!ths) {
-		util_err("http", ENOMEM, "no memory for %u threads",
-			 cfg.threads);
-		goto out;
-	}
-	t0 = util_mono_ns();
-	real0 = util_real_ns();
-	rc = setup_threads(&cfg, ths, t0);
-	if (rc != 0) {
-		util_err("http", -rc, "cannot set up %u connections",
-			 cfg.conns);
-		goto out;
-	}
-	for (i = 0; i < cfg.threads; i++) {
-		rc = pthread_create(&ths[i].tid, NULL, cfg.curl ?
-				    http_curl_thread : thread_main, &ths[i]);
-		if (rc != 0) {
-			util_err("http", rc, "cannot start thread %u", i);
-			http_stop = 1;
-			break;
-		}
-		started++;
-	}
-	for (i = 0; i < started; i++)
-		pthread_join(ths[i].tid, NULL);
-	if (started == cfg.threads) {
-		rc = report(&cfg, ths, argc, argv, urlfile, real0, t0);
-		if (rc != 0)
-			util_err("http", -rc, "cannot print the result");
-		else
-			ret = 0;
-	}
+	if (http_run(&cfg, &a, argc, argv) == 0)
+		ret = 0;
 out:
-	if (ths)
-		free_threads(&cfg, ths);
 	if (cfg.curl > 0)
 		http_curl_cleanup(&cfg);
 	http_target_free(&cfg.ts);

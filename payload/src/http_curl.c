@@ -97,7 +97,7 @@ static void issue(struct http_conn *c, uint64_t now)
 	if (c->state != C_IDLE || now < c->retry_at)
 		return;
 	if (cfg->rate) {
-		if (c->next_j >= th->j)
+		if (c->next_j >= th->pace.k)
 			return;
 		start = http_slot_time(th, c->next_j);
 		c->next_j += th->nconns;
@@ -169,84 +169,73 @@ static void done(struct http_conn *c, CURLcode res, uint64_t now)
 		c->retry_at = now + HTTP_BACKOFF_NS;
 }
 
-void *http_curl_thread(void *arg)
+/* The thread's header list (-H lines, no keep-alive), its multi handle
+ * and one easy handle per connection.  Returns 0 or -ENOMEM. */
+static int curl_thread_setup(struct http_thread *th,
+			     struct curl_slist **hdrs)
 {
-	struct http_thread *th = arg;
 	const struct http_cfg *cfg = th->cfg;
-	struct curl_slist *hdrs = NULL, *l;
-	uint64_t now, deadline;
-	CURLMsg *msg;
-	struct http_conn *c;
+	struct curl_slist *l;
 	unsigned i;
-	int running, left, finished;
 	size_t k;
 
 	for (k = 0; k < cfg->nheaders; k++) {
-		l = curl_slist_append(hdrs, cfg->headers[k]);
+		l = curl_slist_append(*hdrs, cfg->headers[k]);
 		if (l)
-			hdrs = l;
+			*hdrs = l;
 	}
-	if (!cfg->keepalive && (l = curl_slist_append(hdrs,
+	if (!cfg->keepalive && (l = curl_slist_append(*hdrs,
 						      "Connection: close")))
-		hdrs = l;
+		*hdrs = l;
 	th->multi = curl_multi_init();
 	if (!th->multi)
-		goto out;
+		return -ENOMEM;
 	curl_multi_setopt(th->multi, CURLMOPT_MAXCONNECTS, (long)th->nconns);
 	for (i = 0; i < th->nconns; i++) {
 		th->conns[i].state = C_IDLE;
-		if (easy_setup(&th->conns[i], hdrs) != 0)
-			goto out;
+		if (easy_setup(&th->conns[i], *hdrs) != 0)
+			return -ENOMEM;
 	}
-	now = util_mono_ns();
-	if (th->measure_start <= now)
-		http_begin_measure(th);
-	for (i = 0; i < th->nconns; i++)
-		issue(&th->conns[i], now);
-	for (;;) {
-		deadline = th->end;
-		if (!th->measuring && th->measure_start < deadline)
-			deadline = th->measure_start;
-		if (cfg->rate && http_slot_time(th, th->j) < deadline)
-			deadline = http_slot_time(th, th->j);
-		if (now + HTTP_SCAN_NS < deadline)	/* retries */
-			deadline = now + HTTP_SCAN_NS;
-		curl_multi_poll(th->multi, NULL, 0,
-				(int)((deadline - now + 999999) / 1000000),
-				NULL);
+	return 0;
+}
+
+/* Performs until nothing completes: a perform that sends the next request
+ * may also read its answer.  Returns the clock after the last round. */
+static uint64_t curl_thread_perform(struct http_thread *th)
+{
+	struct http_conn *c;
+	CURLMsg *msg;
+	uint64_t now;
+	int running, left, finished;
+	unsigned i;
+
+	do {
+		curl_multi_perform(th->multi, &running);
+		/* Not the epoll engine's one read per batch: a request can
+		 * start and end within this loop. */
 		now = util_mono_ns();
-		if (!th->measuring && now >= th->measure_start)
-			http_begin_measure(th);
-		if (now >= th->end || http_stop)
-			break;
-		if (cfg->rate)
-			while (http_slot_time(th, th->j) <= now)
-				th->j++;
-		/* A perform that sends the next request may also read its
-		 * answer: go round until nothing completes. */
-		do {
-			curl_multi_perform(th->multi, &running);
-			/* Not the epoll engine's one read per batch: a
-			 * request can start and end within this loop. */
-			now = util_mono_ns();
-			finished = 0;
-			while ((msg = curl_multi_info_read(th->multi,
-							   &left))) {
-				if (msg->msg != CURLMSG_DONE)
-					continue;
-				curl_easy_getinfo(msg->easy_handle,
-						  CURLINFO_PRIVATE,
-						  (char **)&c);
-				done(c, msg->data.result, now);
-				finished++;
-			}
-			for (i = 0; i < th->nconns; i++)
-				issue(&th->conns[i], now);
-		} while (finished);
-	}
-out:
-	th->stopped_at = util_mono_ns();
-	getrusage(RUSAGE_THREAD, &th->ru1);
+		finished = 0;
+		while ((msg = curl_multi_info_read(th->multi, &left))) {
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE,
+					  (char **)&c);
+			done(c, msg->data.result, now);
+			finished++;
+		}
+		for (i = 0; i < th->nconns; i++)
+			issue(&th->conns[i], now);
+	} while (finished);
+	return now;
+}
+
+/* Frees the easy handles, the multi handle and the header list. */
+static void curl_thread_cleanup(struct http_thread *th,
+				struct curl_slist *hdrs)
+{
+	struct http_conn *c;
+	unsigned i;
+
 	for (i = 0; i < th->nconns; i++) {
 		c = &th->conns[i];
 		if (!c->easy)
@@ -259,5 +248,49 @@ out:
 	if (th->multi)
 		curl_multi_cleanup(th->multi);
 	curl_slist_free_all(hdrs);
+}
+
+void *http_curl_thread(void *arg)
+{
+	struct http_thread *th = arg;
+	const struct http_cfg *cfg = th->cfg;
+	struct curl_slist *hdrs = NULL;
+	uint64_t now, deadline;
+	unsigned i;
+
+	if (curl_thread_setup(th, &hdrs) != 0)
+		goto out;
+	now = util_mono_ns();
+	if (th->measure_start <= now)
+		http_begin_measure(th);
+	for (i = 0; i < th->nconns; i++)
+		issue(&th->conns[i], now);
+	for (;;) {
+		deadline = th->end;
+		if (!th->measuring && th->measure_start < deadline)
+			deadline = th->measure_start;
+		if (cfg->rate && lg_pace_next(&th->pace) < deadline)
+			deadline = lg_pace_next(&th->pace);
+		if (now + HTTP_SCAN_NS < deadline)	/* retries */
+			deadline = now + HTTP_SCAN_NS;
+		curl_multi_poll(th->multi, NULL, 0,
+				(int)((deadline - now + 999999) / 1000000),
+				NULL);
+		now = util_mono_ns();
+		if (!th->measuring && now >= th->measure_start)
+			http_begin_measure(th);
+		if (now >= th->end || http_stop)
+			break;
+		/* Slots past are taken: each connection's own next slot
+		 * (issue()) runs behind the thread's. */
+		if (cfg->rate)
+			while (lg_pace_take(&th->pace, now))
+				;
+		now = curl_thread_perform(th);
+	}
+out:
+	th->stopped_at = util_mono_ns();
+	getrusage(RUSAGE_THREAD, &th->ru1);
+	curl_thread_cleanup(th, hdrs);
 	return NULL;
 }

@@ -13,6 +13,7 @@
 #include "http.h"
 #include "http_parse.h"
 #include "http_target.h"
+#include "loadgen.h"
 
 #define HTTP_SCAN_NS 10000000ULL	/* timeout/backoff scan period */
 #define HTTP_BACKOFF_NS 10000000ULL	/* before reconnecting after a
@@ -66,7 +67,6 @@ struct http_stats {
 struct http_thread {
 	const struct http_cfg *cfg;
 	unsigned id;
-	pthread_t tid;
 	int epfd;
 	int tfd;		/* closed loop: wakes at the next deadline */
 	uint64_t armed;		/* deadline tfd is set to */
@@ -74,16 +74,15 @@ struct http_thread {
 	unsigned nconns;
 	char *rbuf;
 
-	uint64_t t0, measure_start, end;
+	uint64_t measure_start, end;
 	int measuring;
 	int draining;		/* after -d: answers awaited, not
 				 * counted */
 	uint64_t stopped_at;
 
-	/* Open loop: slot j is due at t0 + j * interval; it belongs to
-	 * connection j % nconns. */
-	double interval;
-	uint64_t j;
+	/* Open loop: slot k of the schedule (pace.k: the next one due)
+	 * belongs to connection k % nconns. */
+	struct lg_pace pace;
 
 	uint64_t next_scan;
 	void *multi;			/* curl engine: its CURLM */
@@ -123,7 +122,7 @@ static inline uint32_t http_pick(uint64_t *s, uint32_t n)
 static inline uint64_t http_slot_time(const struct http_thread *th,
 				      uint64_t j)
 {
-	return th->t0 + (uint64_t)((double)j * th->interval);
+	return lg_pace_at(&th->pace, j);
 }
 
 /* Remembers th's first failure ("class: what: strerror(err)"). */

@@ -25,10 +25,17 @@ struct lg_pace {
 /* rate: operations per second for this thread; 0 for a closed loop. */
 void lg_pace_init(struct lg_pace *p, uint64_t start_ns, double rate);
 
-/* Intended time of the next operation (start_ns + k * interval). */
+/* Intended time of operation k (start_ns + k * interval): http's
+ * connections keep their own k in the thread's schedule. */
+static inline uint64_t lg_pace_at(const struct lg_pace *p, uint64_t k)
+{
+	return p->start_ns + (uint64_t)((double)k * p->interval_ns);
+}
+
+/* Intended time of the next operation. */
 static inline uint64_t lg_pace_next(const struct lg_pace *p)
 {
-	return p->start_ns + (uint64_t)((double)p->k * p->interval_ns);
+	return lg_pace_at(p, p->k);
 }
 
 /* Milliseconds an event loop may sleep in epoll_wait() before the next
