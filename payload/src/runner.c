@@ -7,6 +7,7 @@
 #include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "cmd.h"
 #include "ctl.h"
-#include "hist.h"
-#include "rstats.h"
+#include "node.h"
+#include "peer.h"
+#include "result.h"
 #include "runner.h"
+#include "series.h"
 #include "spool.h"
 #include "suite.h"
 #include "tsync.h"
@@ -33,7 +36,8 @@ enum { RP_FREE, RP_NEW, RP_READY, RP_LOST };
 struct rpeer {
 	int state;
 	struct ctl_conn c;
-	char id[64], role[16];
+	char id[64];
+	enum role role;
 	char addr[64];		/* the agent's address, as we see it */
 	char local[64];		/* our address on this connection */
 	cJSON *host, *workloads;
@@ -53,14 +57,14 @@ struct series_rec {
 };
 
 struct runner {
-	struct agent_opts *o;
+	const struct runner_opts *o;
 	volatile sig_atomic_t *stop;
 	struct suite suite;
 	int lfd;
 	struct rpeer *peers;
 	int npeers;		/* slots in use (some may be RP_FREE) */
 	cJSON *doc, *events, *errors;
-	struct agent_series local_series[2];
+	struct series local_series[SERIES_MAX];
 	int nlocal_series;
 	struct series_rec *series;
 	size_t nseries, capseries;
@@ -106,13 +110,13 @@ static void runner_peer_drop(struct runner *r, struct rpeer *p,
 			     const char *why)
 {
 	if (p->state == RP_READY) {
-		agent_log("lost %s %s (%s)", p->role, p->id, why);
+		node_log("lost %s %s (%s)", role_name(p->role), p->id, why);
 		runner_event(r, "agent_lost", p->id, why);
 		if (p->in_step)
 			p->lost_in_step = 1;
 		p->state = RP_LOST;
 	} else {
-		agent_log("connection from %s closed: %s", p->addr, why);
+		node_log("connection from %s closed: %s", p->addr, why);
 		p->state = RP_FREE;
 	}
 	ctl_conn_close(&p->c);
@@ -217,7 +221,7 @@ static struct rpeer *runner_hello(struct runner *r, struct rpeer *p,
 		p = old;
 	}
 	snprintf(p->id, sizeof(p->id), "%s", m->id);
-	snprintf(p->role, sizeof(p->role), "%s", m->role);
+	p->role = role_parse(m->role);
 	cJSON_Delete(p->host);
 	cJSON_Delete(p->workloads);
 	p->host = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m->json,
@@ -227,8 +231,9 @@ static struct rpeer *runner_hello(struct runner *r, struct rpeer *p,
 	p->state = RP_READY;
 	p->tq_out = 0;
 	if (!old)
-		runner_event(r, "agent_joined", p->id, p->role);
-	agent_log("%s %s joined from %s", p->role, p->id, p->addr);
+		runner_event(r, "agent_joined", p->id, role_name(p->role));
+	node_log("%s %s joined from %s", role_name(p->role), p->id,
+		 p->addr);
 	wel = ctl_msg_new(CTL_WELCOME);
 	if (!wel)
 		return p;
@@ -249,7 +254,7 @@ static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
 
 	if (ctl_msg_parse(line, len, &m, err, sizeof(err)) != 0) {
 		r->malformed++;
-		agent_log("closing connection from %s%s%s: malformed message:"
+		node_log("closing connection from %s%s%s: malformed message:"
 			  " %s", p->addr, p->id[0] ? " " : "", p->id, err);
 		runner_event(r, "malformed_message", p->id[0] ? p->id : p->addr,
 			     err);
@@ -260,7 +265,7 @@ static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
 		snprintf(err, sizeof(err), "%s before hello",
 			 ctl_type_name(m.type));
 		r->malformed++;
-		agent_log("closing connection from %s: %s", p->addr, err);
+		node_log("closing connection from %s: %s", p->addr, err);
 		runner_event(r, "malformed_message", p->addr, err);
 		runner_peer_drop(r, p, "message before hello");
 		goto out;
@@ -276,7 +281,7 @@ static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
 		break;
 	case CTL_RESULT:
 		if (!p->in_step || strcmp(m.step, r->cur_step) != 0) {
-			agent_log("%s: result for step %s ignored (not "
+			node_log("%s: result for step %s ignored (not "
 				  "expected)", p->id, m.step);
 			break;
 		}
@@ -292,7 +297,7 @@ static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
 		snprintf(err, sizeof(err), "unexpected %s from an agent",
 			 ctl_type_name(m.type));
 		r->malformed++;
-		agent_log("closing connection from %s: %s", p->id, err);
+		node_log("closing connection from %s: %s", p->id, err);
 		runner_event(r, "malformed_message", p->id, err);
 		runner_peer_drop(r, p, "unexpected message type");
 		break;
@@ -367,7 +372,7 @@ static void runner_pump(struct runner *r, int ms)
 	struct pollfd *pf;
 	int *who, n = 0, i;
 
-	agent_mdns_poll();
+	peer_poll();
 	pf = calloc((size_t)r->npeers + 4, sizeof(*pf));
 	who = calloc((size_t)r->npeers + 4, sizeof(*who));
 	if (!pf || !who) {
@@ -408,8 +413,8 @@ static void runner_pump(struct runner *r, int ms)
 				continue;
 			}
 			if (who[i] < -1) {
-				agent_series_read(&r->local_series[-2 - who[i]],
-						  runner_local_series_cb, r);
+				series_read(&r->local_series[-2 - who[i]],
+					    runner_local_series_cb, r);
 				continue;
 			}
 			p = &r->peers[who[i]];
@@ -431,7 +436,7 @@ static void runner_pump(struct runner *r, int ms)
 					snprintf(why, sizeof(why), "message "
 						 "over %u bytes", CTL_MAX_MSG);
 					r->malformed++;
-					agent_log("closing connection from %s:"
+					node_log("closing connection from %s:"
 						  " %s", p->addr, why);
 					runner_event(r, "malformed_message",
 						     p->id[0] ? p->id :
@@ -451,13 +456,13 @@ static void runner_pump(struct runner *r, int ms)
 	free(who);
 }
 
-static int runner_count(struct runner *r, const char *role)
+static int runner_count(struct runner *r, enum role role)
 {
 	int i, n = 0;
 
 	for (i = 0; i < r->npeers; i++)
 		if (r->peers[i].state == RP_READY &&
-		    strcmp(r->peers[i].role, role) == 0)
+		    r->peers[i].role == role)
 			n++;
 	return n;
 }
@@ -510,6 +515,7 @@ static int64_t runner_offset(const struct rpeer *p, int64_t *rtt)
 
 /* --- steps ----------------------------------------------------------- */
 
+/* What a run line's placeholders expand to for one client. */
 struct runner_lookup {
 	struct runner *r;
 	const struct suite_step *st;
@@ -519,26 +525,30 @@ struct runner_lookup {
 	const char *server;
 };
 
+/* The placeholders that are plain strings of struct runner_lookup. */
+static const struct {
+	const char *name;
+	size_t off;
+} runner_lookup_fields[] = {
+	{ "conc", offsetof(struct runner_lookup, conc) },
+	{ "total", offsetof(struct runner_lookup, total) },
+	{ "duration", offsetof(struct runner_lookup, dur) },
+	{ "warmup", offsetof(struct runner_lookup, warm) },
+	{ "cooldown", offsetof(struct runner_lookup, cool) },
+	{ "client", offsetof(struct runner_lookup, client_i) },
+	{ "clients", offsetof(struct runner_lookup, clients) },
+	{ "repeat", offsetof(struct runner_lookup, rep) },
+};
+
 static const char *runner_lookup_fn(void *ctx, const char *name)
 {
 	struct runner_lookup *l = ctx;
+	size_t i;
 
-	if (strcmp(name, "conc") == 0)
-		return l->conc;
-	if (strcmp(name, "total") == 0)
-		return l->total;
-	if (strcmp(name, "duration") == 0)
-		return l->dur;
-	if (strcmp(name, "warmup") == 0)
-		return l->warm;
-	if (strcmp(name, "cooldown") == 0)
-		return l->cool;
-	if (strcmp(name, "client") == 0)
-		return l->client_i;
-	if (strcmp(name, "clients") == 0)
-		return l->clients;
-	if (strcmp(name, "repeat") == 0)
-		return l->rep;
+	for (i = 0; i < sizeof(runner_lookup_fields) /
+			sizeof(runner_lookup_fields[0]); i++)
+		if (strcmp(name, runner_lookup_fields[i].name) == 0)
+			return (const char *)l + runner_lookup_fields[i].off;
 	if (strcmp(name, "id") == 0)
 		return l->client ? l->client->id : "";
 	if (strcmp(name, "step") == 0)
@@ -561,7 +571,7 @@ static struct rpeer *runner_server(struct runner *r)
 
 	for (i = 0; i < r->npeers; i++)
 		if (r->peers[i].state == RP_READY &&
-		    strcmp(r->peers[i].role, "server") == 0)
+		    r->peers[i].role == ROLE_SERVER)
 			return &r->peers[i];
 	return NULL;
 }
@@ -572,127 +582,14 @@ static int runner_cmp_peer(const void *a, const void *b)
 		      (*(struct rpeer *const *)b)->id);
 }
 
-/* Adds the numbers of src's object field into dst's (created). */
-static void runner_sum_obj(cJSON *dst_parent, const char *name,
-			   const cJSON *src)
+/* Whether a workloads array (an agent's hello) names w. */
+static int runner_has_workload(const cJSON *workloads, const char *w)
 {
-	cJSON *dst = cJSON_GetObjectItemCaseSensitive(dst_parent, name);
-	const cJSON *f;
+	const cJSON *e;
 
-	if (!cJSON_IsObject(src))
-		return;
-	if (!dst)
-		dst = cJSON_AddObjectToObject(dst_parent, name);
-	cJSON_ArrayForEach(f, src) {
-		cJSON *d;
-
-		if (!cJSON_IsNumber(f) || !f->string)
-			continue;
-		d = cJSON_GetObjectItemCaseSensitive(dst, f->string);
-		if (d)
-			cJSON_SetNumberValue(d, d->valuedouble +
-					     f->valuedouble);
-		else
-			cJSON_AddNumberToObject(dst, f->string,
-						f->valuedouble);
-	}
-}
-
-/* Per-workload accumulation while merging one repeat. */
-struct runner_merge {
-	char workload[32];
-	struct hist *h;
-	int has_hist;
-	cJSON *obj;		/* {"counters":{},"errors":{},"rates":{}} */
-	int records;
-};
-
-static struct runner_merge *runner_merge_get(struct runner_merge *m, int *n,
-					     const char *w)
-{
-	int i;
-
-	for (i = 0; i < *n; i++)
-		if (strcmp(m[i].workload, w) == 0)
-			return &m[i];
-	if (*n == SUITE_MAX_RUNS * 2)
-		return NULL;
-	m = &m[(*n)++];
-	memset(m, 0, sizeof(*m));
-	snprintf(m->workload, sizeof(m->workload), "%s", w);
-	m->h = malloc(sizeof(*m->h));
-	if (m->h)
-		hist_init(m->h);
-	m->obj = cJSON_CreateObject();
-	cJSON_AddObjectToObject(m->obj, "counters");
-	cJSON_AddObjectToObject(m->obj, "errors");
-	cJSON_AddObjectToObject(m->obj, "rates");
-	return m;
-}
-
-/* Merges one workload record into its workload's accumulator.  Returns 0
- * or -EINVAL with a reason (the record then does not count). */
-static int runner_merge_record(struct runner_merge *acc, int *nacc,
-			       const cJSON *rec, char *err, size_t errlen)
-{
-	const cJSON *w = cJSON_GetObjectItemCaseSensitive(rec, "workload");
-	const cJSON *sch = cJSON_GetObjectItemCaseSensitive(rec, "schema");
-	const cJSON *el = cJSON_GetObjectItemCaseSensitive(rec, "elapsed_s");
-	const cJSON *ctr = cJSON_GetObjectItemCaseSensitive(rec, "counters");
-	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(rec, "latency");
-	const cJSON *f;
-	struct runner_merge *m;
-	cJSON *rates;
-
-	if (!cJSON_IsString(sch) ||
-	    strncmp(sch->valuestring, "benchboot.workload/1", 20) != 0) {
-		snprintf(err, errlen, "record: field \"schema\": want "
-			 "benchboot.workload/1");
-		return -EINVAL;
-	}
-	if (!cJSON_IsString(w)) {
-		snprintf(err, errlen, "record: field \"workload\" missing");
-		return -EINVAL;
-	}
-	m = runner_merge_get(acc, nacc, w->valuestring);
-	if (!m || !m->h)
-		return -ENOMEM;
-	if (lat) {
-		struct hist *h = malloc(sizeof(*h));
-		int rc;
-
-		if (!h)
-			return -ENOMEM;
-		rc = hist_from_json(h, lat, err, errlen);
-		if (rc == 0) {
-			hist_merge(m->h, h);
-			m->has_hist = 1;
-		}
-		free(h);
-		if (rc != 0)
-			return rc;
-	}
-	runner_sum_obj(m->obj, "counters", ctr);
-	runner_sum_obj(m->obj, "errors",
-		       cJSON_GetObjectItemCaseSensitive(rec, "errors"));
-	/* Rates add per client (each over its own elapsed time). */
-	rates = cJSON_GetObjectItemCaseSensitive(m->obj, "rates");
-	if (cJSON_IsNumber(el) && el->valuedouble > 0 && cJSON_IsObject(ctr)) {
-		cJSON_ArrayForEach(f, ctr) {
-			cJSON *d;
-			double v;
-
-			if (!cJSON_IsNumber(f) || !f->string)
-				continue;
-			v = f->valuedouble / el->valuedouble;
-			d = cJSON_GetObjectItemCaseSensitive(rates, f->string);
-			if (d)
-				cJSON_SetNumberValue(d, d->valuedouble + v);
-			else
-				cJSON_AddNumberToObject(rates, f->string, v);
-		}
-	}
-	m->records++;
+	cJSON_ArrayForEach(e, workloads)
+		if (cJSON_IsString(e) && strcmp(e->valuestring, w) == 0)
+			return 1;
 	return 0;
 }
 
@@ -723,384 +620,384 @@ static int runner_workload_known(struct runner *r, const char *w)
 
 	for (i = 0; i < r->npeers; i++)
 		if (r->peers[i].state == RP_READY &&
-		    strcmp(r->peers[i].role, "client") == 0 &&
-		    agent_has_workload(r->peers[i].workloads, w))
+		    r->peers[i].role == ROLE_CLIENT &&
+		    runner_has_workload(r->peers[i].workloads, w))
 			return 1;
 	return 0;
 }
 
-/* Workload start spread, kept per workload: a combined step mixes
- * workloads with and without warm-up. */
-#define RUNNER_MAX_WL 16
-struct runner_start {
-	char w[32];
-	int64_t mn, mx;
-	int n;
+/* One repeat between its phases: plan, launch, wait, collect. */
+struct runner_rep {
+	const struct suite_step *st;
+	unsigned conc, repno;
+	cJSON *rep;			/* the repeat's object in the result */
+	struct rpeer *cl[RUNNER_MAX_PEERS];	/* ready clients, by id */
+	cJSON *procs[RUNNER_MAX_PEERS];	/* each client's argv arrays */
+	int ncl;
+	int part;			/* clients that were sent a RUN */
+	int64_t start, end;		/* controller clock */
+	cJSON *clients;			/* rep's "clients" array */
 };
 
-/* Notes a record's start (its realtime_ns minus its client's offset). */
-static void runner_note_start(struct runner_start *rs, int *nrs,
-			      const cJSON *rec, int64_t off)
+/* Marks the repeat skipped with why (logged by the caller). */
+static int runner_skip(struct runner_rep *rr, const char *why)
 {
-	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rec, "start");
-	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(st, "realtime_ns");
-	const cJSON *wn = cJSON_GetObjectItemCaseSensitive(rec, "workload");
-	int64_t t;
-	int k;
-
-	if (!cJSON_IsNumber(rt) || !cJSON_IsString(wn))
-		return;
-	t = (int64_t)rt->valuedouble - off;
-	for (k = 0; k < *nrs; k++)
-		if (strcmp(rs[k].w, wn->valuestring) == 0)
-			break;
-	if (k == RUNNER_MAX_WL)
-		return;
-	if (k == *nrs) {
-		snprintf(rs[k].w, sizeof(rs[k].w), "%s", wn->valuestring);
-		rs[k].mn = rs[k].mx = t;
-		rs[k].n = 0;
-		(*nrs)++;
-	}
-	rs[k].mn = t < rs[k].mn ? t : rs[k].mn;
-	rs[k].mx = t > rs[k].mx ? t : rs[k].mx;
-	rs[k].n++;
+	cJSON_AddStringToObject(rr->rep, "skipped", why);
+	return -ENOENT;
 }
 
-/* Runs one repeat of one step at concurrency conc (0: no sweep).  Fills
- * rep with what happened; *complete says whether it may be averaged in;
- * merged[] gets one accumulator per workload.  Returns 0, or -ENOENT when
- * the step had to be skipped (reason in rep). */
-static int runner_repeat(struct runner *r, const struct suite_step *st,
-			 unsigned conc, unsigned repno, cJSON *rep,
-			 int *complete, struct runner_merge *acc, int *nacc)
+/* Expands one run line for the client lk->client into a new argv array
+ * (plus --json) in *out.  Returns 0, or -ENOENT with the reason in why. */
+static int runner_expand_run(struct runner *r, const struct suite_run *run,
+			     struct runner_lookup *lk, cJSON **out,
+			     char *why, size_t whylen)
 {
-	struct rpeer *cl[RUNNER_MAX_PEERS], *srv = runner_server(r);
-	struct runner_lookup lk = { .r = r, .st = st };
-	int ncl = 0, i, part = 0, lost = 0, failed = 0;
-	cJSON *clients, *procs[RUNNER_MAX_PEERS];
-	int64_t start, lead, end, deadline_wait;
-	int64_t lmin = INT64_MAX, lmax = INT64_MIN;
-	struct runner_start rs[RUNNER_MAX_WL];
-	int nrs = 0, lclients = 0;
-	unsigned j;
-	char err[256];
+	cJSON *argv = cJSON_CreateArray();
+	char buf[4096], err[256];
+	int a, rc;
 
-	*complete = 0;
+	for (a = 0; a < run->argc; a++) {
+		rc = suite_expand(run->argv[a], buf, sizeof(buf),
+				  runner_lookup_fn, lk, err, sizeof(err));
+		if (rc != 0) {
+			cJSON_Delete(argv);
+			return util_fail(why, whylen, -ENOENT, "%s:%d: cannot expand '%s' (%s%s)", r->suite.file, run->line, run->argv[a], rc == -ENOENT ? "no value for " : "", rc == -ENOENT ? err : "too long");
+		}
+		cJSON_AddItemToArray(argv, cJSON_CreateString(buf));
+	}
+	if (a > 0)
+		cJSON_AddItemToArray(argv, cJSON_CreateString("--json"));
+	*out = argv;
+	return 0;
+}
+
+/* Splits one run line's concurrency across the clients that have its
+ * workload (the first total % n get one more) and adds each share's argv
+ * to that client's processes.  Returns 0 or -ENOENT (why says). */
+static int runner_plan_run(struct runner *r, struct runner_rep *rr,
+			   const struct suite_run *run,
+			   struct runner_lookup *lk, char *why, size_t whylen)
+{
+	unsigned total = rr->conc ? rr->conc : 1, share;
+	int cap = 0, k = 0, i, rc;
+	cJSON *argv = NULL;
+
+	for (i = 0; i < rr->ncl; i++)
+		cap += runner_has_workload(rr->cl[i]->workloads, run->argv[0]);
+	for (i = 0; i < rr->ncl; i++) {
+		if (!runner_has_workload(rr->cl[i]->workloads, run->argv[0]))
+			continue;
+		share = total / (unsigned)cap +
+			((unsigned)k < total % (unsigned)cap);
+		k++;
+		if (share == 0)
+			continue;
+		lk->client = rr->cl[i];
+		snprintf(lk->conc, sizeof(lk->conc), "%u", share);
+		snprintf(lk->client_i, sizeof(lk->client_i), "%d", i);
+		rc = runner_expand_run(r, run, lk, &argv, why, whylen);
+		if (rc != 0)
+			return rc;
+		cJSON_AddItemToArray(rr->procs[i], argv);
+	}
+	return 0;
+}
+
+/* Plan: the ready clients, sorted by id, and each one's processes.
+ * Returns 0, or -ENOENT when the repeat must be skipped (reason in
+ * rr->rep). */
+static int runner_plan(struct runner *r, struct runner_rep *rr)
+{
+	const struct suite_step *st = rr->st;
+	struct runner_lookup lk = { .r = r, .st = st };
+	struct rpeer *srv = runner_server(r);
+	char why[700];
+	unsigned j;
+	int i;
+
 	for (i = 0; i < r->npeers; i++)
 		if (r->peers[i].state == RP_READY &&
-		    strcmp(r->peers[i].role, "client") == 0)
-			cl[ncl++] = &r->peers[i];
-	qsort(cl, (size_t)ncl, sizeof(cl[0]), runner_cmp_peer);
-	if (ncl == 0) {
-		cJSON_AddStringToObject(rep, "skipped", "no clients");
-		return -ENOENT;
-	}
+		    r->peers[i].role == ROLE_CLIENT)
+			rr->cl[rr->ncl++] = &r->peers[i];
+	qsort(rr->cl, (size_t)rr->ncl, sizeof(rr->cl[0]), runner_cmp_peer);
+	if (rr->ncl == 0)
+		return runner_skip(rr, "no clients");
 	for (j = 0; j < st->nruns; j++)
 		if (!runner_workload_known(r, st->runs[j].argv[0])) {
-			snprintf(err, sizeof(err), "no client has the '%s' "
-				 "workload", st->runs[j].argv[0]);
-			cJSON_AddStringToObject(rep, "skipped", err);
-			return -ENOENT;
+			snprintf(why, sizeof(why), "no client has the '%s' workload", st->runs[j].argv[0]);
+			return runner_skip(rr, why);
 		}
-	snprintf(lk.total, sizeof(lk.total), "%u", conc ? conc : 1);
+	snprintf(lk.total, sizeof(lk.total), "%u", rr->conc ? rr->conc : 1);
 	suite_fmt_duration(st->duration_ns, lk.dur, sizeof(lk.dur));
 	suite_fmt_duration(st->warmup_ns, lk.warm, sizeof(lk.warm));
 	suite_fmt_duration(st->cooldown_ns, lk.cool, sizeof(lk.cool));
-	snprintf(lk.clients, sizeof(lk.clients), "%d", ncl);
-	snprintf(lk.rep, sizeof(lk.rep), "%u", repno);
+	snprintf(lk.clients, sizeof(lk.clients), "%d", rr->ncl);
+	snprintf(lk.rep, sizeof(lk.rep), "%u", rr->repno);
 	lk.server = srv ? srv->addr : NULL;
-	/* Build each client's processes: every run line's concurrency is
-	 * split across the clients that have its workload. */
-	for (i = 0; i < ncl; i++)
-		procs[i] = cJSON_CreateArray();
-	for (j = 0; j < st->nruns; j++) {
-		const struct suite_run *run = &st->runs[j];
-		int cap = 0, k = 0;
-		unsigned total = conc ? conc : 1;
-
-		for (i = 0; i < ncl; i++)
-			cap += agent_has_workload(cl[i]->workloads,
-						  run->argv[0]);
-		for (i = 0; i < ncl; i++) {
-			unsigned share;
-			cJSON *argv;
-			int a;
-
-			if (!agent_has_workload(cl[i]->workloads,
-						run->argv[0]))
-				continue;
-			share = total / (unsigned)cap +
-				((unsigned)k < total % (unsigned)cap);
-			k++;
-			if (share == 0)
-				continue;
-			lk.client = cl[i];
-			snprintf(lk.conc, sizeof(lk.conc), "%u", share);
-			snprintf(lk.client_i, sizeof(lk.client_i), "%d", i);
-			argv = cJSON_CreateArray();
-			for (a = 0; a < run->argc; a++) {
-				char buf[4096];
-				int rc = suite_expand(run->argv[a], buf,
-						      sizeof(buf),
-						      runner_lookup_fn, &lk,
-						      err, sizeof(err));
-
-				if (rc != 0) {
-					char why[700];
-
-					snprintf(why, sizeof(why), "%s:%d: "
-						 "cannot expand '%s' (%s%s)",
-						 r->suite.file, run->line,
-						 run->argv[a], rc == -ENOENT ?
-						 "no value for " : "",
-						 rc == -ENOENT ? err :
-						 "too long");
-					cJSON_Delete(argv);
-					for (i = 0; i < ncl; i++)
-						cJSON_Delete(procs[i]);
-					cJSON_AddStringToObject(rep, "skipped",
-								why);
-					return -ENOENT;
-				}
-				cJSON_AddItemToArray(argv,
-						     cJSON_CreateString(buf));
-			}
-			if (a > 0)
-				cJSON_AddItemToArray(
-					argv, cJSON_CreateString("--json"));
-			cJSON_AddItemToArray(procs[i], argv);
+	for (i = 0; i < rr->ncl; i++)
+		rr->procs[i] = cJSON_CreateArray();
+	for (j = 0; j < st->nruns; j++)
+		if (runner_plan_run(r, rr, &st->runs[j], &lk, why,
+				    sizeof(why)) != 0) {
+			for (i = 0; i < rr->ncl; i++)
+				cJSON_Delete(rr->procs[i]);
+			return runner_skip(rr, why);
 		}
+	return 0;
+}
+
+/* Sends client i its RUN (taking rr->procs[i]) and records it in the
+ * repeat's "clients"; a client with nothing to run is marked idle. */
+static void runner_launch_one(struct runner *r, struct runner_rep *rr,
+			      int i)
+{
+	const struct suite_step *st = rr->st;
+	struct rpeer *c = rr->cl[i];
+	cJSON *msg, *ce = cJSON_CreateObject();
+	int64_t rtt, off;
+
+	cJSON_AddStringToObject(ce, "id", c->id);
+	cJSON_AddItemToArray(rr->clients, ce);
+	c->result = NULL;
+	c->lost_in_step = 0;
+	if (cJSON_GetArraySize(rr->procs[i]) == 0) {
+		cJSON_AddBoolToObject(ce, "idle", 1);
+		cJSON_Delete(rr->procs[i]);
+		return;
 	}
-	/* Clocks first: offsets are re-estimated before every step so a
-	 * long run follows drift. */
+	off = runner_offset(c, &rtt);
+	cJSON_AddNumberToObject(ce, "offset_ns", (double)off);
+	cJSON_AddNumberToObject(ce, "rtt_ns", (double)rtt);
+	msg = ctl_msg_new(CTL_RUN);
+	cJSON_AddStringToObject(msg, "step", r->cur_step);
+	cJSON_AddNumberToObject(msg, "start_at", (double)(rr->start + off));
+	cJSON_AddNumberToObject(msg, "timeout_s",
+				(double)(st->warmup_ns + st->duration_ns) /
+				1e9 + 60);
+	cJSON_AddItemToObject(ce, "procs", cJSON_Duplicate(rr->procs[i], 1));
+	cJSON_AddItemToObject(msg, "procs", rr->procs[i]);
+	if (ctl_conn_send(&c->c, msg) == 0) {
+		c->in_step = 1;
+		rr->part++;
+	} else {
+		runner_peer_drop(r, c, "send failed");
+		c->lost_in_step = 1;
+	}
+	cJSON_Delete(msg);
+}
+
+/* Launch: fresh clock offsets (re-estimated before every step so a long
+ * run follows drift), then every client's RUN at one absolute start. */
+static void runner_launch(struct runner *r, struct runner_rep *rr)
+{
+	int64_t lead;
+	int i;
+
 	runner_sync(r, 8, 2000);
-	lead = 300000000ll + (int64_t)ncl * 3000000ll;
-	start = runner_now() + lead;
-	r->step_start = start;
-	end = start + (int64_t)st->warmup_ns + (int64_t)st->duration_ns;
-	cJSON_AddNumberToObject(rep, "start_ns", (double)start);
-	clients = cJSON_AddArrayToObject(rep, "clients");
-	for (i = 0; i < ncl; i++) {
-		cJSON *msg, *ce;
-		int64_t rtt, off;
+	lead = 300000000ll + (int64_t)rr->ncl * 3000000ll;
+	rr->start = runner_now() + lead;
+	r->step_start = rr->start;
+	rr->end = rr->start + (int64_t)rr->st->warmup_ns +
+		  (int64_t)rr->st->duration_ns;
+	cJSON_AddNumberToObject(rr->rep, "start_ns", (double)rr->start);
+	rr->clients = cJSON_AddArrayToObject(rr->rep, "clients");
+	for (i = 0; i < rr->ncl; i++)
+		runner_launch_one(r, rr, i);
+	node_log("step %s: %d client(s), starts in %.0f ms", r->cur_step,
+		 rr->part, (double)lead / 1e6);
+}
 
-		ce = cJSON_CreateObject();
-		cJSON_AddStringToObject(ce, "id", cl[i]->id);
-		cl[i]->result = NULL;
-		cl[i]->lost_in_step = 0;
-		if (cJSON_GetArraySize(procs[i]) == 0) {
-			cJSON_AddBoolToObject(ce, "idle", 1);
-			cJSON_AddItemToArray(clients, ce);
-			cJSON_Delete(procs[i]);
-			continue;
-		}
-		off = runner_offset(cl[i], &rtt);
-		cJSON_AddNumberToObject(ce, "offset_ns", (double)off);
-		cJSON_AddNumberToObject(ce, "rtt_ns", (double)rtt);
-		cJSON_AddItemToArray(clients, ce);
-		msg = ctl_msg_new(CTL_RUN);
-		cJSON_AddStringToObject(msg, "step", r->cur_step);
-		cJSON_AddNumberToObject(msg, "start_at", (double)(start + off));
-		cJSON_AddNumberToObject(msg, "timeout_s",
-					(double)(st->warmup_ns +
-						 st->duration_ns) / 1e9 + 60);
-		cJSON_AddItemToObject(ce, "procs", cJSON_Duplicate(procs[i],
-								   1));
-		cJSON_AddItemToObject(msg, "procs", procs[i]);
-		if (ctl_conn_send(&cl[i]->c, msg) == 0) {
-			cl[i]->in_step = 1;
-			part++;
-		} else {
-			runner_peer_drop(r, cl[i], "send failed");
-			cl[i]->lost_in_step = 1;
-		}
-		cJSON_Delete(msg);
-	}
-	agent_log("step %s: %d client(s), starts in %.0f ms", r->cur_step,
-		  part, (double)lead / 1e6);
-	/* Wait for every result; an agent that vanishes is recorded.  Clock
-	 * probes continue every 5 s so a long step follows drift too. */
-	deadline_wait = end + 60000000000ll;
-	{
-		uint64_t next_sync = util_mono_ns() + 5000000000ull;
+/* Wait: for every result until 60 s past the step's end; an agent that
+ * vanishes is recorded by the pump.  Clock probes go on every 5 s so a
+ * long step follows drift too.  Whoever still runs is then told to stop,
+ * so it is free for the next step. */
+static void runner_wait(struct runner *r, struct runner_rep *rr)
+{
+	int64_t deadline = rr->end + 60000000000ll;
+	uint64_t next_sync = util_mono_ns() + 5000000000ull;
+	int i, waiting;
+	cJSON *ab;
 
-		for (;;) {
-			int waiting = 0;
-
-			for (i = 0; i < ncl; i++)
-				if (cl[i]->in_step && cl[i]->state == RP_READY)
-					waiting++;
-			if (!waiting || runner_now() > deadline_wait ||
-			    *r->stop)
-				break;
-			runner_pump(r, 50);
-			if (util_mono_ns() > next_sync) {
-				runner_sync(r, 1, 100);
-				next_sync = util_mono_ns() + 5000000000ull;
-			}
+	for (;;) {
+		waiting = 0;
+		for (i = 0; i < rr->ncl; i++)
+			waiting += rr->cl[i]->in_step &&
+				   rr->cl[i]->state == RP_READY;
+		if (!waiting || runner_now() > deadline || *r->stop)
+			break;
+		runner_pump(r, 50);
+		if (util_mono_ns() > next_sync) {
+			runner_sync(r, 1, 100);
+			next_sync = util_mono_ns() + 5000000000ull;
 		}
 	}
-	/* Whoever is still running past the deadline is told to stop, so
-	 * it is free for the next step. */
-	for (i = 0; i < ncl; i++) {
-		cJSON *ab;
-
-		if (!cl[i]->in_step || cl[i]->state != RP_READY)
+	for (i = 0; i < rr->ncl; i++) {
+		if (!rr->cl[i]->in_step || rr->cl[i]->state != RP_READY)
 			continue;
 		ab = ctl_msg_new(CTL_ABORT);
 		if (!ab)
 			continue;
 		cJSON_AddStringToObject(ab, "step", r->cur_step);
-		ctl_conn_send(&cl[i]->c, ab);
+		ctl_conn_send(&rr->cl[i]->c, ab);
 		cJSON_Delete(ab);
 	}
-	/* Collect. */
-	for (i = 0; i < ncl; i++) {
-		cJSON *ce = cJSON_GetArrayItem(clients, i), *recs;
-		const cJSON *rr, *res = cl[i]->result;
-		int64_t off = runner_offset(cl[i], NULL);
+}
 
-		if (cJSON_GetObjectItemCaseSensitive(ce, "idle"))
-			continue;
-		if (cl[i]->in_step || !res) {
-			const char *why = cl[i]->lost_in_step ||
-				cl[i]->state != RP_READY ?
-				"agent lost during the step" :
-				"no result before the deadline";
+/* What collecting a repeat's results counted. */
+struct runner_tally {
+	int lost, failed, lclients;
+	int64_t lmin, lmax;		/* launch times, controller clock */
+	struct result_starts starts;
+};
 
-			cJSON_AddStringToObject(ce, "error", why);
-			runner_event(r, "client_missing", cl[i]->id, why);
-			cl[i]->in_step = 0;
-			lost++;
-			continue;
-		}
-		recs = cJSON_AddArrayToObject(ce, "records");
-		lclients++;
-		/* One record per process it was given, or it did not run
-		 * what was asked (a busy agent answers with none). */
-		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
-			    res, "records")) != cJSON_GetArraySize(
-			    cJSON_GetObjectItemCaseSensitive(ce, "procs"))) {
-			cJSON_AddStringToObject(ce, "error", "fewer records "
-						"than processes");
-			failed++;
-		}
-		cJSON_ArrayForEach(rr, cJSON_GetObjectItemCaseSensitive(res,
-								"records")) {
-			const cJSON *rec = cJSON_GetObjectItemCaseSensitive(
-				rr, "record");
-			const cJSON *ln = cJSON_GetObjectItemCaseSensitive(
-				rr, "launched_ns");
-			const cJSON *e = cJSON_GetObjectItemCaseSensitive(
-				rr, "error");
-			cJSON *copy = cJSON_Duplicate(rr, 1);
+/* One process entry rr of client c's result: copied into recs with its
+ * launch lateness, its record merged.  Counts a failure in t. */
+static void runner_collect_entry(struct runner_rep *rr, const cJSON *pe,
+				 int64_t off, cJSON *recs,
+				 struct result_merge *acc,
+				 struct runner_tally *t)
+{
+	const cJSON *rec = cJSON_GetObjectItemCaseSensitive(pe, "record");
+	const cJSON *ln = cJSON_GetObjectItemCaseSensitive(pe, "launched_ns");
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(pe, "error");
+	cJSON *copy = cJSON_Duplicate(pe, 1);
+	char err[256];
 
-			cJSON_AddItemToArray(recs, copy);
-			if (cJSON_IsNumber(ln) && ln->valuedouble > 0) {
-				int64_t l = (int64_t)ln->valuedouble - off;
+	cJSON_AddItemToArray(recs, copy);
+	if (cJSON_IsNumber(ln) && ln->valuedouble > 0) {
+		int64_t l = (int64_t)ln->valuedouble - off;
 
-				cJSON_AddNumberToObject(copy, "launch_late_ns",
-							(double)(l - start));
-				lmin = l < lmin ? l : lmin;
-				lmax = l > lmax ? l : lmax;
-			}
-			if (cJSON_IsString(e) || !rec) {
-				failed++;
-				continue;
-			}
-			runner_note_start(rs, &nrs, rec, off);
-			if (runner_merge_record(acc, nacc, rec, err,
-						sizeof(err)) != 0) {
-				cJSON_AddStringToObject(copy, "merge_error",
-							err);
-				failed++;
-			}
-		}
-		cJSON_Delete(cl[i]->result);
-		cl[i]->result = NULL;
+		cJSON_AddNumberToObject(copy, "launch_late_ns",
+					(double)(l - rr->start));
+		t->lmin = l < t->lmin ? l : t->lmin;
+		t->lmax = l > t->lmax ? l : t->lmax;
 	}
-	{
-		cJSON *sk = cJSON_AddObjectToObject(rep, "skew_ns");
-
-		int64_t rsk = -1;
-		int k;
-
-		/* A skew needs two clients to be one. */
-		if (lclients >= 2 && lmax >= lmin)
-			cJSON_AddNumberToObject(sk, "launch",
-						(double)(lmax - lmin));
-		for (k = 0; k < nrs; k++)
-			if (rs[k].n >= 2 && rs[k].mx - rs[k].mn > rsk)
-				rsk = rs[k].mx - rs[k].mn;
-		if (lclients >= 2 && rsk >= 0)
-			cJSON_AddNumberToObject(sk, "record", (double)rsk);
+	if (cJSON_IsString(e) || !rec) {
+		t->failed++;
+		return;
 	}
-	cJSON_AddItemToObject(rep, "series", runner_series_window(
-				      r, start, end + 1000000000ll));
-	*complete = lost == 0 && failed == 0 && part > 0;
-	cJSON_AddBoolToObject(rep, "complete", *complete);
-	if (!*complete) {
-		snprintf(err, sizeof(err), "%d client(s) lost, %d record(s) "
-			 "failed", lost, failed);
-		cJSON_AddStringToObject(rep, "incomplete_reason", err);
+	result_starts_note(&t->starts, rec, off);
+	if (result_merge_record(acc, rec, err, sizeof(err)) != 0) {
+		cJSON_AddStringToObject(copy, "merge_error", err);
+		t->failed++;
+	}
+}
+
+/* Client i's result into its "clients" entry ce. */
+static void runner_collect_client(struct runner *r, struct runner_rep *rr,
+				  int i, cJSON *ce, struct result_merge *acc,
+				  struct runner_tally *t)
+{
+	struct rpeer *c = rr->cl[i];
+	const cJSON *res = c->result, *pe, *got;
+	int64_t off = runner_offset(c, NULL);
+	cJSON *recs;
+
+	if (c->in_step || !res) {
+		const char *why = c->lost_in_step || c->state != RP_READY ?
+				  "agent lost during the step" :
+				  "no result before the deadline";
+
+		cJSON_AddStringToObject(ce, "error", why);
+		runner_event(r, "client_missing", c->id, why);
+		c->in_step = 0;
+		t->lost++;
+		return;
+	}
+	recs = cJSON_AddArrayToObject(ce, "records");
+	t->lclients++;
+	/* One record per process it was given, or it did not run what was
+	 * asked (a busy agent answers with none). */
+	got = cJSON_GetObjectItemCaseSensitive(res, "records");
+	if (cJSON_GetArraySize(got) != cJSON_GetArraySize(
+		    cJSON_GetObjectItemCaseSensitive(ce, "procs"))) {
+		cJSON_AddStringToObject(ce, "error", "fewer records than processes");
+		t->failed++;
+	}
+	cJSON_ArrayForEach(pe, got)
+		runner_collect_entry(rr, pe, off, recs, acc, t);
+	cJSON_Delete(c->result);
+	c->result = NULL;
+}
+
+/* Collect: every client's records merged into acc, the skew figures (a
+ * skew needs two clients to be one), the server's series of the window,
+ * and whether the repeat is complete.  Returns that. */
+static int runner_collect(struct runner *r, struct runner_rep *rr,
+			  struct result_merge *acc)
+{
+	struct runner_tally t = { .lmin = INT64_MAX, .lmax = INT64_MIN };
+	cJSON *sk;
+	int64_t rsk;
+	char err[256];
+	int i, complete;
+
+	for (i = 0; i < rr->ncl; i++) {
+		cJSON *ce = cJSON_GetArrayItem(rr->clients, i);
+
+		if (!cJSON_GetObjectItemCaseSensitive(ce, "idle"))
+			runner_collect_client(r, rr, i, ce, acc, &t);
+	}
+	sk = cJSON_AddObjectToObject(rr->rep, "skew_ns");
+	if (t.lclients >= 2 && t.lmax >= t.lmin)
+		cJSON_AddNumberToObject(sk, "launch",
+					(double)(t.lmax - t.lmin));
+	rsk = result_starts_skew(&t.starts);
+	if (t.lclients >= 2 && rsk >= 0)
+		cJSON_AddNumberToObject(sk, "record", (double)rsk);
+	cJSON_AddItemToObject(rr->rep, "series", runner_series_window(
+				      r, rr->start, rr->end + 1000000000ll));
+	complete = t.lost == 0 && t.failed == 0 && rr->part > 0;
+	cJSON_AddBoolToObject(rr->rep, "complete", complete);
+	if (!complete) {
+		snprintf(err, sizeof(err), "%d client(s) lost, %d record(s) failed", t.lost, t.failed);
+		cJSON_AddStringToObject(rr->rep, "incomplete_reason", err);
 		runner_event(r, "step_incomplete", NULL, err);
-		agent_log("step %s incomplete: %s", r->cur_step, err);
+		node_log("step %s incomplete: %s", r->cur_step, err);
 	}
-	(void)srv;
-	return 0;
+	return complete;
 }
 
-static void runner_merge_free(struct runner_merge *m, int n)
+/* Runs one repeat of one step at concurrency conc (0: no sweep) into rep
+ * and acc (one accumulator per workload).  Returns 1 when the repeat is
+ * complete (it may be averaged in), 0 when not, or -ENOENT when the step
+ * had to be skipped (reason in rep). */
+static int runner_repeat(struct runner *r, const struct suite_step *st,
+			 unsigned conc, unsigned repno, cJSON *rep,
+			 struct result_merge *acc)
 {
-	int i;
+	struct runner_rep *rr = calloc(1, sizeof(*rr));
+	int rc;
 
-	for (i = 0; i < n; i++) {
-		free(m[i].h);
-		cJSON_Delete(m[i].obj);
+	if (!rr) {
+		cJSON_AddStringToObject(rep, "skipped", "out of memory");
+		return -ENOENT;
 	}
+	rr->st = st;
+	rr->conc = conc;
+	rr->repno = repno;
+	rr->rep = rep;
+	rc = runner_plan(r, rr);
+	if (rc == 0) {
+		runner_launch(r, rr);
+		runner_wait(r, rr);
+		rc = runner_collect(r, rr, acc);
+	}
+	free(rr);
+	return rc;
 }
 
-/* Adds to dst, under key, the statistics of per_rep[*].WORKLOAD.OBJ.FIELD
- * (one value per complete repeat); nothing when no repeat has it. */
-static void runner_stat(cJSON *dst, const char *key, const cJSON *per_rep,
-			const char *workload, const char *obj,
-			const char *field)
+/* The step object of st at concurrency conc, added to steps; its name
+ * ("STEP/cN" in a sweep) into name. */
+static cJSON *runner_step_open(const struct suite_step *st, unsigned conc,
+			       cJSON *steps, char *name, size_t namelen)
 {
-	double v[1000];
-	const cJSON *pr;
-	struct rstats s;
-	int n = 0;
-
-	cJSON_ArrayForEach(pr, per_rep) {
-		const cJSON *w = cJSON_GetObjectItemCaseSensitive(pr, workload);
-		const cJSON *o = cJSON_GetObjectItemCaseSensitive(w, obj);
-		const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, field);
-
-		if (cJSON_IsNumber(x) && n < 1000)
-			v[n++] = x->valuedouble;
-	}
-	if (rstats_compute(v, n, &s) == 0)
-		cJSON_AddItemToObject(dst, key, rstats_json(&s));
-}
-
-/* One step at one concurrency: R repeats, then statistics over the
- * complete ones. */
-static void runner_step(struct runner *r, const struct suite_step *st,
-			unsigned conc, cJSON *steps)
-{
-	struct runner_merge all[SUITE_MAX_RUNS * 2];
-	int nall = 0, ncomplete = 0, k;
-	cJSON *so = cJSON_CreateObject(), *reps, *merged, *stats;
-	/* Each complete repeat's merged objects, for the statistics. */
-	cJSON *per_rep = cJSON_CreateArray();
-	unsigned rep;
-	char name[128];
+	cJSON *so = cJSON_CreateObject();
 
 	if (conc)
-		snprintf(name, sizeof(name), "%s/c%u", st->name, conc);
+		snprintf(name, namelen, "%s/c%u", st->name, conc);
 	else
-		snprintf(name, sizeof(name), "%s", st->name);
+		snprintf(name, namelen, "%s", st->name);
 	cJSON_AddStringToObject(so, "name", name);
 	cJSON_AddStringToObject(so, "step", st->name);
 	if (conc)
@@ -1110,103 +1007,77 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 				(double)st->duration_ns / 1e9);
 	cJSON_AddNumberToObject(so, "cooldown_s",
 				(double)st->cooldown_ns / 1e9);
-	reps = cJSON_AddArrayToObject(so, "repeats");
+	cJSON_AddArrayToObject(so, "repeats");
 	cJSON_AddItemToArray(steps, so);
+	return so;
+}
 
+/* Cool-down: the server settles, agents stay serviced. */
+static void runner_cooldown(struct runner *r, uint64_t ns)
+{
+	uint64_t until = util_mono_ns() + ns;
+
+	while (util_mono_ns() < until && !*r->stop)
+		runner_pump(r, 50);
+}
+
+/* Logs and records a skipped repeat in the step object so. */
+static void runner_note_skip(struct runner *r, cJSON *so, const cJSON *ro)
+{
+	const cJSON *why = cJSON_GetObjectItemCaseSensitive(ro, "skipped");
+	const char *w = cJSON_IsString(why) ? why->valuestring : NULL;
+
+	node_log("step %s skipped: %s", r->cur_step, w ? w : "?");
+	runner_event(r, "step_skipped", NULL, w);
+	cJSON_AddStringToObject(so, "skipped", w ? w : "");
+}
+
+/* One step at one concurrency: R repeats, then statistics over the
+ * complete ones. */
+static void runner_step(struct runner *r, const struct suite_step *st,
+			unsigned conc, cJSON *steps)
+{
+	struct result_merge all, acc;
+	int ncomplete = 0, rc;
+	/* Each complete repeat's merged objects, for the statistics. */
+	cJSON *per_rep = cJSON_CreateArray(), *so, *reps, *ro, *mo;
+	unsigned rep;
+	char name[128];
+
+	result_merge_init(&all);
+	so = runner_step_open(st, conc, steps, name, sizeof(name));
+	reps = cJSON_GetObjectItemCaseSensitive(so, "repeats");
 	for (rep = 1; rep <= st->repeats && !*r->stop; rep++) {
-		struct runner_merge acc[SUITE_MAX_RUNS * 2];
-		int nacc = 0, complete, rc, i;
-		cJSON *ro = cJSON_CreateObject(), *mo;
-
 		snprintf(r->cur_step, sizeof(r->cur_step), "%s/r%u", name, rep);
-		agent_status("step %s, repeat %u/%u; %d clients; "
-			     "%u/%u done, about %llu s left", name, rep,
-			     st->repeats, runner_count(r, "client"),
-			     r->rep_done, r->rep_total,
-			     (unsigned long long)(r->left_ns / 1000000000ull));
+		node_status("step %s, repeat %u/%u; %d clients; %u/%u done, about %llu s left", name, rep, st->repeats, runner_count(r, ROLE_CLIENT), r->rep_done, r->rep_total, (unsigned long long)(r->left_ns / 1000000000ull));
+		ro = cJSON_CreateObject();
 		cJSON_AddNumberToObject(ro, "repeat", rep);
 		cJSON_AddItemToArray(reps, ro);
-		rc = runner_repeat(r, st, conc, rep, ro, &complete, acc, &nacc);
+		result_merge_init(&acc);
+		rc = runner_repeat(r, st, conc, rep, ro, &acc);
 		r->rep_done++;
 		r->left_ns -= r->left_ns < runner_planned_ns(st) ?
 			      r->left_ns : runner_planned_ns(st);
 		if (rc == -ENOENT) {
-			const cJSON *why = cJSON_GetObjectItemCaseSensitive(
-				ro, "skipped");
-
-			agent_log("step %s skipped: %s", r->cur_step,
-				  why ? why->valuestring : "?");
-			runner_event(r, "step_skipped", NULL,
-				     why ? why->valuestring : NULL);
-			cJSON_AddStringToObject(so, "skipped",
-						why ? why->valuestring : "");
-			runner_merge_free(acc, nacc);
+			runner_note_skip(r, so, ro);
+			result_merge_free(&acc);
 			break;
 		}
-		mo = cJSON_AddObjectToObject(ro, "merged");
-		for (i = 0; i < nacc; i++) {
-			cJSON *w = acc[i].obj;
-			struct runner_merge *tot;
-
-			acc[i].obj = NULL;
-			cJSON_AddNumberToObject(w, "records", acc[i].records);
-			if (acc[i].has_hist)
-				cJSON_AddItemToObject(w, "latency",
-						      hist_to_json(acc[i].h));
-			cJSON_AddItemToObject(mo, acc[i].workload, w);
-			if (!complete)
-				continue;
-			/* Exact merge across repeats too. */
-			tot = runner_merge_get(all, &nall, acc[i].workload);
-			if (tot && tot->h && acc[i].has_hist) {
-				hist_merge(tot->h, acc[i].h);
-				tot->has_hist = 1;
-			}
-		}
-		if (complete) {
+		if (rc == 1)
+			result_merge_hists(&all, &acc);
+		mo = result_merge_json(&acc);
+		cJSON_AddItemToObject(ro, "merged", mo);
+		if (rc == 1) {
 			ncomplete++;
 			cJSON_AddItemToArray(per_rep, cJSON_Duplicate(mo, 1));
 		}
-		runner_merge_free(acc, nacc);
-		/* Cool-down: the server settles, agents stay serviced. */
-		{
-			uint64_t until = util_mono_ns() + st->cooldown_ns;
-
-			while (util_mono_ns() < until && !*r->stop)
-				runner_pump(r, 50);
-		}
+		result_merge_free(&acc);
+		runner_cooldown(r, st->cooldown_ns);
 	}
 	cJSON_AddNumberToObject(so, "complete_repeats", ncomplete);
-	merged = cJSON_AddObjectToObject(so, "merged");
-	stats = cJSON_AddObjectToObject(so, "stats");
-	for (k = 0; k < nall; k++) {
-		cJSON *wo = cJSON_AddObjectToObject(merged, all[k].workload);
-		cJSON *wst = cJSON_AddObjectToObject(stats, all[k].workload);
-		const cJSON *first = NULL, *f;
-
-		if (all[k].has_hist)
-			cJSON_AddItemToObject(wo, "latency",
-					      hist_to_json(all[k].h));
-		/* Rates over repeats: every rate key of the first repeat;
-		 * percentiles per repeat (each from that repeat's merged
-		 * histogram), summarised: never averaged across clients. */
-		first = cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(
-				cJSON_GetArrayItem(per_rep, 0),
-				all[k].workload), "rates");
-		cJSON_ArrayForEach(f, first) {
-			char key[80];
-
-			snprintf(key, sizeof(key), "%s_per_s", f->string);
-			runner_stat(wst, key, per_rep, all[k].workload,
-				    "rates", f->string);
-		}
-		runner_stat(wst, "p50_ns", per_rep, all[k].workload,
-			    "latency", "p50");
-		runner_stat(wst, "p99_ns", per_rep, all[k].workload,
-			    "latency", "p99");
-	}
-	runner_merge_free(all, nall);
+	result_step_stats(cJSON_AddObjectToObject(so, "merged"),
+			  cJSON_AddObjectToObject(so, "stats"), &all, per_rep);
+	result_merge_free(&all);
 	cJSON_Delete(per_rep);
 	r->cur_step[0] = 0;
 }
@@ -1225,350 +1096,341 @@ static void runner_make_id(struct runner *r, char *id, size_t len)
 		 (unsigned)(util_mono_ns() ^ (uint64_t)getpid()) & 0xffff);
 }
 
+/* Peer p's entry of the environment's hosts. */
+static cJSON *runner_peer_host(const struct rpeer *p)
+{
+	struct tsync_sample b;
+	cJSON *h, *clk;
+
+	h = p->host ? cJSON_Duplicate(p->host, 1) : cJSON_CreateObject();
+	cJSON_DeleteItemFromObject(h, "id");
+	cJSON_DeleteItemFromObject(h, "role");
+	cJSON_AddStringToObject(h, "id", p->id);
+	cJSON_AddStringToObject(h, "role", role_name(p->role));
+	cJSON_AddStringToObject(h, "address", p->addr);
+	if (p->state == RP_LOST)
+		cJSON_AddBoolToObject(h, "lost", 1);
+	cJSON_AddItemToObject(h, "workloads", cJSON_Duplicate(p->workloads, 1));
+	clk = cJSON_AddObjectToObject(h, "clock");
+	if (tsync_best(&p->ts, &b) == 0) {
+		cJSON_AddNumberToObject(clk, "offset_ns", (double)b.offset);
+		cJSON_AddNumberToObject(clk, "rtt_ns", (double)b.rtt);
+		cJSON_AddNumberToObject(clk, "samples", (double)p->ts.n);
+	}
+	return h;
+}
+
 static cJSON *runner_environment(struct runner *r)
 {
-	cJSON *env = cJSON_CreateObject(), *hosts;
+	cJSON *env = cJSON_CreateObject(), *hosts, *me, *clk;
 	int i;
 
 	hosts = cJSON_AddArrayToObject(env, "hosts");
-	{
-		cJSON *me = agent_hostinfo(r->o->id, r->o->local_server ?
-					   "server+controller" : "controller");
-		cJSON *clk = cJSON_AddObjectToObject(me, "clock");
-
-		cJSON_AddNumberToObject(clk, "offset_ns", 0);
-		cJSON_AddStringToObject(clk, "reference", "self");
-		cJSON_AddItemToArray(hosts, me);
-	}
-	for (i = 0; i < r->npeers; i++) {
-		struct rpeer *p = &r->peers[i];
-		struct tsync_sample b;
-		cJSON *h, *clk;
-
-		if (p->state != RP_READY && p->state != RP_LOST)
-			continue;
-		h = p->host ? cJSON_Duplicate(p->host, 1) :
-			      cJSON_CreateObject();
-		cJSON_DeleteItemFromObject(h, "id");
-		cJSON_DeleteItemFromObject(h, "role");
-		cJSON_AddStringToObject(h, "id", p->id);
-		cJSON_AddStringToObject(h, "role", p->role);
-		cJSON_AddStringToObject(h, "address", p->addr);
-		if (p->state == RP_LOST)
-			cJSON_AddBoolToObject(h, "lost", 1);
-		cJSON_AddItemToObject(h, "workloads",
-				      cJSON_Duplicate(p->workloads, 1));
-		clk = cJSON_AddObjectToObject(h, "clock");
-		if (tsync_best(&p->ts, &b) == 0) {
-			cJSON_AddNumberToObject(clk, "offset_ns",
-						(double)b.offset);
-			cJSON_AddNumberToObject(clk, "rtt_ns", (double)b.rtt);
-			cJSON_AddNumberToObject(clk, "samples",
-						(double)p->ts.n);
-		}
-		cJSON_AddItemToArray(hosts, h);
-	}
+	me = node_hostinfo(r->o->id, r->o->local_server ?
+			   "server+controller" : "controller");
+	clk = cJSON_AddObjectToObject(me, "clock");
+	cJSON_AddNumberToObject(clk, "offset_ns", 0);
+	cJSON_AddStringToObject(clk, "reference", "self");
+	cJSON_AddItemToArray(hosts, me);
+	for (i = 0; i < r->npeers; i++)
+		if (r->peers[i].state == RP_READY ||
+		    r->peers[i].state == RP_LOST)
+			cJSON_AddItemToArray(hosts,
+					     runner_peer_host(&r->peers[i]));
 	return env;
-}
-
-/* Skew summary over every repeat: max and median of launch skew. */
-static void runner_skew_summary(cJSON *doc)
-{
-	const cJSON *st, *rp;
-	double v[4096], rv[4096];
-	int n = 0, rn = 0;
-	struct rstats s;
-	cJSON *o = cJSON_AddObjectToObject(doc, "skew");
-
-	cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(doc, "steps"))
-		cJSON_ArrayForEach(rp, cJSON_GetObjectItemCaseSensitive(
-					   st, "repeats")) {
-			const cJSON *sk = cJSON_GetObjectItemCaseSensitive(
-				rp, "skew_ns");
-			const cJSON *l = cJSON_GetObjectItemCaseSensitive(
-				sk, "launch");
-			const cJSON *rr = cJSON_GetObjectItemCaseSensitive(
-				sk, "record");
-
-			if (cJSON_IsNumber(l) && n < 4096)
-				v[n++] = l->valuedouble;
-			if (cJSON_IsNumber(rr) && rn < 4096)
-				rv[rn++] = rr->valuedouble;
-		}
-	if (rstats_compute(v, n, &s) == 0)
-		cJSON_AddItemToObject(o, "launch_ns", rstats_json(&s));
-	if (rstats_compute(rv, rn, &s) == 0)
-		cJSON_AddItemToObject(o, "record_ns", rstats_json(&s));
 }
 
 static int runner_upload_loop(struct runner *r)
 {
+	const struct runner_opts *o = r->o;
 	uint64_t start = util_mono_ns(), backoff = 1000000000ull;
 	char err[512];
 	int left;
 
-	if (!r->o->upload)
+	if (!o->upload)
 		return 0;
 	for (;;) {
-		left = spool_flush(r->o->spool, r->o->upload, r->o->token,
-				   r->o->upload_timeout_s,
-				   err, sizeof(err));
+		left = spool_flush(o->spool, o->upload, o->token,
+				   o->upload_timeout_s, err, sizeof(err));
 		if (left == 0) {
-			agent_log("spool %s: every result uploaded to %s",
-				  r->o->spool, r->o->upload);
+			node_log("spool %s: every result uploaded to %s", o->spool, o->upload);
 			return 0;
 		}
 		if (left < 0) {
-			agent_log("spool: %s", err);
+			node_log("spool: %s", err);
 			return 3;
 		}
-		agent_log("upload: %d result(s) still pending: %s", left, err);
-		if (*r->stop || (r->o->upload_deadline_ns > 0 &&
+		node_log("upload: %d result(s) still pending: %s", left, err);
+		if (*r->stop || (o->upload_deadline_ns > 0 &&
 				 util_mono_ns() - start + backoff >
-				 (uint64_t)r->o->upload_deadline_ns)) {
-			agent_log("upload deadline reached; result(s) stay in "
-				  "%s/pending for the next start", r->o->spool);
+				 (uint64_t)o->upload_deadline_ns)) {
+			node_log("upload deadline reached; result(s) stay in %s/pending for the next start", o->spool);
 			return 3;
 		}
-		{
-			uint64_t until = util_mono_ns() + backoff;
-
-			while (util_mono_ns() < until && !*r->stop)
-				runner_pump(r, 100);
-		}
+		runner_cooldown(r, backoff);
 		backoff = backoff * 2 > 30000000000ull ? 30000000000ull :
 			  backoff * 2;
 	}
 }
 
-int runner_main(struct agent_opts *o, volatile sig_atomic_t *stop)
-{
-	struct runner r = { .o = o, .stop = stop, .lfd = -1 };
-	char err[512], host[256] = "", id[256];
-	int port = CTL_PORT, rc, i, want_clients, want_servers, status = 1;
-	uint64_t wait_ns, t0;
-	unsigned si, ci;
-	cJSON *steps, *peers;
-	char *text = NULL;
-	struct rusage ru;
+/* --- the run --------------------------------------------------------- */
 
-	if (!o->suite)
-		o->suite = "smoke";
-	rc = suite_load(o->suite, o->suite_dir, &r.suite, err, sizeof(err));
+/* Loads the suite, applies --set, listens and announces the controller
+ * role.  Returns 0, or the exit status (1 or 2) with the message out. */
+static int runner_setup(struct runner *r, int *port)
+{
+	const struct runner_opts *o = r->o;
+	char err[512], host[256] = "", k[64];
+	const char *eq;
+	int rc, i;
+
+	rc = suite_load(o->suite ? o->suite : "smoke", o->suite_dir,
+			&r->suite, err, sizeof(err));
 	if (rc != 0) {
 		util_err("agent", -rc, "%s", err);
 		return 1;
 	}
 	for (i = 0; i < o->nsets; i++) {
-		char k[64];
-		const char *eq = strchr(o->sets[i], '=');
-
+		eq = strchr(o->sets[i], '=');
 		snprintf(k, sizeof(k), "%.*s", (int)(eq - o->sets[i]),
 			 o->sets[i]);
-		if (suite_set_var(&r.suite, k, eq + 1) != 0) {
-			util_err("agent", EINVAL, "--set '%s': bad name",
-				 o->sets[i]);
-			suite_free(&r.suite);
+		if (suite_set_var(&r->suite, k, eq + 1) != 0) {
+			util_err("agent", EINVAL, "--set '%s': bad name", o->sets[i]);
 			return 2;
 		}
 	}
-	if (o->listen && ctl_parse_hostport(o->listen[0] == ':' ?
-					    "0.0.0.0" : o->listen, host,
-					    sizeof(host), &port,
-					    CTL_PORT) != 0) {
-		/* ":PORT" alone: every address. */
-		util_err("agent", EINVAL, "--listen '%s': expected "
-			 "[ADDR][:PORT]", o->listen);
-		suite_free(&r.suite);
+	/* ":PORT" alone: every address. */
+	if (o->listen && ctl_parse_hostport(o->listen[0] == ':' ? "0.0.0.0" :
+					    o->listen, host, sizeof(host),
+					    port, CTL_PORT) != 0) {
+		util_err("agent", EINVAL, "--listen '%s': expected [ADDR][:PORT]", o->listen);
 		return 2;
 	}
 	if (o->listen && o->listen[0] == ':')
-		port = atoi(o->listen + 1);
-	r.lfd = ctl_listen(host[0] ? host : NULL, port);
-	if (r.lfd < 0) {
-		util_err("agent", -r.lfd, "listen on %s:%d: %s",
-			 host[0] ? host : "*", port, strerror(-r.lfd));
-		suite_free(&r.suite);
+		*port = atoi(o->listen + 1);
+	r->lfd = ctl_listen(host[0] ? host : NULL, *port);
+	if (r->lfd < 0) {
+		util_err("agent", -r->lfd, "listen on %s:%d: %s", host[0] ? host : "*", *port, strerror(-r->lfd));
 		return 1;
 	}
-	/* Announce the controller role over mDNS (a server that became
-	 * the controller is already published: change its TXT). */
-	if (agent_mdns_set_role("controller") == -ENOENT)
-		agent_mdns_publish(o->id, "controller", r.suite.name, port);
+	/* A server that became the controller is already announced: only
+	 * its TXT changes. */
+	if (peer_set_role("controller") == -ENOENT)
+		peer_announce(o->id, "controller", r->suite.name, *port);
+	node_log("controller: suite %s version %s (%s), listening on %s:%d", r->suite.name, r->suite.version, r->suite.file, host[0] ? host : "*", *port);
+	return 0;
+}
+
+/* Results a previous run could not deliver go first. */
+static void runner_flush_old(struct runner *r)
+{
+	const struct runner_opts *o = r->o;
+	char err[512];
+	int left;
+
+	if (!o->upload || spool_pending(o->spool) <= 0)
+		return;
+	left = spool_flush(o->spool, o->upload, o->token, o->upload_timeout_s,
+			   err, sizeof(err));
+	node_log("spool %s: %d earlier result(s) pending, %d left after one try%s%s", o->spool, spool_pending(o->spool), left, left ? ": " : "", left ? err : "");
+}
+
+/* Waits for the suite's (or --peers') clients and servers, or the wait
+ * time.  Returns the result's "peers" object. */
+static cJSON *runner_wait_peers(struct runner *r)
+{
+	const struct runner_opts *o = r->o;
+	int want_cl = o->peers >= 0 ? o->peers : (int)r->suite.clients;
+	int want_srv = o->local_server || suite_var(&r->suite, "server") ?
+		       0 : (int)r->suite.servers;
+	uint64_t wait_ns = o->wait_ns >= 0 ? (uint64_t)o->wait_ns :
+			   r->suite.wait_ns, t0 = util_mono_ns();
+	cJSON *peers = cJSON_CreateObject();
+	int ncl, nsrv, short_;
+	char err[256];
+
+	node_log("waiting up to %.0f s for %d client(s) and %d server(s)", (double)wait_ns / 1e9, want_cl, want_srv);
+	while (!*r->stop && (runner_count(r, ROLE_CLIENT) < want_cl ||
+			     runner_count(r, ROLE_SERVER) < want_srv) &&
+	       util_mono_ns() - t0 < wait_ns) {
+		node_status("waiting for peers: %d/%d clients, %d/%d servers", runner_count(r, ROLE_CLIENT), want_cl, runner_count(r, ROLE_SERVER), want_srv);
+		runner_pump(r, 100);
+	}
+	ncl = runner_count(r, ROLE_CLIENT);
+	nsrv = runner_count(r, ROLE_SERVER);
+	short_ = ncl < want_cl || nsrv < want_srv;
+	cJSON_AddNumberToObject(peers, "clients_wanted", want_cl);
+	cJSON_AddNumberToObject(peers, "clients_found", ncl);
+	cJSON_AddNumberToObject(peers, "servers_wanted", want_srv);
+	cJSON_AddNumberToObject(peers, "servers_found", nsrv);
+	cJSON_AddNumberToObject(peers, "waited_s",
+				(double)(util_mono_ns() - t0) / 1e9);
+	cJSON_AddBoolToObject(peers, "timed_out", short_);
+	if (short_) {
+		snprintf(err, sizeof(err), "have %d of %d clients, %d of %d servers", ncl, want_cl, nsrv, want_srv);
+		node_log("peer wait timed out: %s; going on", err);
+		runner_event(r, "peer_wait_timeout", NULL, err);
+	}
+	return peers;
+}
+
+/* The document's head: schema, id, created, tool, controller, suite. */
+static void runner_doc_head(struct runner *r, const char *id)
+{
+	char ts[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	cJSON *su, *tool;
+
+	cJSON_AddStringToObject(r->doc, "schema", "benchboot.result/1");
+	cJSON_AddStringToObject(r->doc, "id", id);
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cJSON_AddStringToObject(r->doc, "created", ts);
+	tool = cJSON_AddObjectToObject(r->doc, "tool");
+	cJSON_AddStringToObject(tool, "name", "benchboot");
+	cJSON_AddStringToObject(tool, "version", version_string());
+	cJSON_AddStringToObject(r->doc, "controller", r->o->id);
+	su = cJSON_AddObjectToObject(r->doc, "suite");
+	cJSON_AddStringToObject(su, "name", r->suite.name);
+	cJSON_AddStringToObject(su, "version", r->suite.version);
+	cJSON_AddStringToObject(su, "file", r->suite.file);
+}
+
+/* Every step of the suite, each concurrency of a sweep as its own. */
+static void runner_run_steps(struct runner *r, cJSON *steps)
+{
+	const struct suite_step *st;
+	unsigned si, ci, n;
+
+	for (si = 0; si < r->suite.nsteps; si++) {
+		st = &r->suite.steps[si];
+		n = st->repeats * (st->nconc ? st->nconc : 1);
+		r->rep_total += n;
+		r->left_ns += n * runner_planned_ns(st);
+	}
+	for (si = 0; si < r->suite.nsteps && !*r->stop; si++) {
+		st = &r->suite.steps[si];
+		if (st->nconc == 0)
+			runner_step(r, st, 0, steps);
+		for (ci = 0; ci < st->nconc && !*r->stop; ci++)
+			runner_step(r, st, st->conc[ci], steps);
+	}
+}
+
+/* The document's tail: environment, skew, the controller's own usage and
+ * the events. */
+static void runner_doc_tail(struct runner *r)
+{
+	struct rusage ru;
+	cJSON *c;
+
+	cJSON_AddItemToObject(r->doc, "environment", runner_environment(r));
+	result_skew_summary(r->doc);
+	if (*r->stop)
+		runner_event(r, "interrupted", NULL, "signal");
+	getrusage(RUSAGE_SELF, &ru);
+	c = cJSON_AddObjectToObject(r->doc, "controller_usage");
+	cJSON_AddNumberToObject(c, "user_s", (double)ru.ru_utime.tv_sec +
+				ru.ru_utime.tv_usec / 1e6);
+	cJSON_AddNumberToObject(c, "system_s", (double)ru.ru_stime.tv_sec +
+				ru.ru_stime.tv_usec / 1e6);
+	cJSON_AddNumberToObject(c, "maxrss_kb", (double)ru.ru_maxrss);
+	cJSON_AddNumberToObject(c, "malformed_messages", (double)r->malformed);
+	cJSON_AddItemToObject(r->doc, "events", r->events);
+	r->events = NULL;
+}
+
+/* Writes the result to the spool, tells every agent the suite is over
+ * and uploads.  Returns the exit status. */
+static int runner_deliver(struct runner *r, const char *id)
+{
+	const struct runner_opts *o = r->o;
+	char err[512], *text = cJSON_Print(r->doc);
+	int rc, i, status;
+	cJSON *d;
+
+	if (!text)
+		return 1;
+	rc = spool_put(o->spool, id, text, strlen(text), o->upload != NULL,
+		       err, sizeof(err));
+	free(text);
+	if (rc != 0) {
+		node_log("cannot write the result: %s", err);
+		return 1;
+	}
+	node_log("result %s written to %s/results/%s.json", id, o->spool, id);
+	printf("%s/results/%s.json\n", o->spool, id);
+	fflush(stdout);
+	for (i = 0; i < r->npeers; i++) {
+		if (r->peers[i].state != RP_READY)
+			continue;
+		d = ctl_msg_new(CTL_DONE);
+		cJSON_AddStringToObject(d, "result", id);
+		ctl_conn_send(&r->peers[i].c, d);
+		ctl_conn_drain(&r->peers[i].c, 500);
+		cJSON_Delete(d);
+	}
+	node_status("result %s written; uploading", id);
+	status = runner_upload_loop(r);
+	node_status("result %s %s", id, status == 0 ? (o->upload ? "uploaded" : "written (no upload asked)") : "kept in the spool: upload failed");
+	return status;
+}
+
+static void runner_teardown(struct runner *r)
+{
+	size_t k;
+	int i;
+
+	for (i = 0; i < r->nlocal_series; i++)
+		series_stop(&r->local_series[i]);
+	for (i = 0; r->peers && i < r->npeers; i++) {
+		if (r->peers[i].c.fd > 0)
+			ctl_conn_close(&r->peers[i].c);
+		cJSON_Delete(r->peers[i].host);
+		cJSON_Delete(r->peers[i].workloads);
+		cJSON_Delete(r->peers[i].result);
+	}
+	for (k = 0; k < r->nseries; k++)
+		cJSON_Delete(r->series[k].rec);
+	free(r->series);
+	free(r->peers);
+	cJSON_Delete(r->doc);
+	cJSON_Delete(r->events);
+	if (r->lfd >= 0)
+		close(r->lfd);
+	suite_free(&r->suite);
+}
+
+int runner_main(const struct runner_opts *o, volatile sig_atomic_t *stop)
+{
+	struct runner r = { .o = o, .stop = stop, .lfd = -1 };
+	int port = CTL_PORT, status;
+	char id[256];
+	cJSON *peers;
+
+	status = runner_setup(&r, &port);
+	if (status != 0)
+		goto out;
+	status = 1;
 	r.peers = calloc(RUNNER_MAX_PEERS, sizeof(*r.peers));
 	r.doc = cJSON_CreateObject();
 	r.events = cJSON_CreateArray();
 	if (!r.peers || !r.doc || !r.events)
 		goto out;
-	agent_log("controller: suite %s version %s (%s), listening on %s:%d",
-		  r.suite.name, r.suite.version, r.suite.file,
-		  host[0] ? host : "*", port);
-	/* Results a previous run could not deliver go first. */
-	if (o->upload && spool_pending(o->spool) > 0) {
-		int left = spool_flush(o->spool, o->upload, o->token,
-				       o->upload_timeout_s, err, sizeof(err));
-
-		agent_log("spool %s: %d earlier result(s) pending, %d left "
-			  "after one try%s%s", o->spool,
-			  spool_pending(o->spool) + (left > 0 ? 0 : 0), left,
-			  left ? ": " : "", left ? err : "");
-	}
-	if (o->local_server && !o->no_series) {
-		cJSON *w = agent_workloads();
-		static const char *const srcs[] = { "sample", "probe" };
-
-		for (i = 0; i < 2; i++)
-			if (agent_has_workload(w, srcs[i]) &&
-			    agent_series_start(&r.local_series[r.nlocal_series],
-					       srcs[i], i == 0 ? o->procs :
-					       NULL) == 0)
-				r.nlocal_series++;
-		cJSON_Delete(w);
-	}
-	/* Wait for peers. */
-	want_clients = o->peers >= 0 ? o->peers : (int)r.suite.clients;
-	want_servers = o->local_server || suite_var(&r.suite, "server") ?
-		       0 : (int)r.suite.servers;
-	wait_ns = o->wait_ns >= 0 ? (uint64_t)o->wait_ns : r.suite.wait_ns;
-	t0 = util_mono_ns();
-	agent_log("waiting up to %.0f s for %d client(s) and %d server(s)",
-		  (double)wait_ns / 1e9, want_clients, want_servers);
-	while (!*stop && (runner_count(&r, "client") < want_clients ||
-			  runner_count(&r, "server") < want_servers) &&
-	       util_mono_ns() - t0 < wait_ns) {
-		agent_status("waiting for peers: %d/%d clients, %d/%d "
-			     "servers", runner_count(&r, "client"),
-			     want_clients, runner_count(&r, "server"),
-			     want_servers);
-		runner_pump(&r, 100);
-	}
-	peers = cJSON_CreateObject();
-	cJSON_AddNumberToObject(peers, "clients_wanted", want_clients);
-	cJSON_AddNumberToObject(peers, "clients_found",
-				runner_count(&r, "client"));
-	cJSON_AddNumberToObject(peers, "servers_wanted", want_servers);
-	cJSON_AddNumberToObject(peers, "servers_found",
-				runner_count(&r, "server"));
-	cJSON_AddNumberToObject(peers, "waited_s",
-				(double)(util_mono_ns() - t0) / 1e9);
-	cJSON_AddBoolToObject(peers, "timed_out",
-			      runner_count(&r, "client") < want_clients ||
-			      runner_count(&r, "server") < want_servers);
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(peers,
-							  "timed_out"))) {
-		snprintf(err, sizeof(err), "have %d of %d clients, %d of %d "
-			 "servers", runner_count(&r, "client"), want_clients,
-			 runner_count(&r, "server"), want_servers);
-		agent_log("peer wait timed out: %s; going on", err);
-		runner_event(&r, "peer_wait_timeout", NULL, err);
-	}
+	runner_flush_old(&r);
+	if (o->local_server && !o->no_series)
+		r.nlocal_series = series_start_server(r.local_series, o->procs);
+	peers = runner_wait_peers(&r);
 	/* Initial clock estimate: many exchanges, best one wins. */
 	runner_sync(&r, 32, 5000);
 	runner_make_id(&r, id, sizeof(id));
-	cJSON_AddStringToObject(r.doc, "schema", "benchboot.result/1");
-	cJSON_AddStringToObject(r.doc, "id", id);
-	{
-		char ts[32];
-		time_t now = time(NULL);
-		struct tm tm;
-		cJSON *su, *tool;
-
-		gmtime_r(&now, &tm);
-		strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		cJSON_AddStringToObject(r.doc, "created", ts);
-		tool = cJSON_AddObjectToObject(r.doc, "tool");
-		cJSON_AddStringToObject(tool, "name", "benchboot");
-		cJSON_AddStringToObject(tool, "version", version_string());
-		cJSON_AddStringToObject(r.doc, "controller", o->id);
-		su = cJSON_AddObjectToObject(r.doc, "suite");
-		cJSON_AddStringToObject(su, "name", r.suite.name);
-		cJSON_AddStringToObject(su, "version", r.suite.version);
-		cJSON_AddStringToObject(su, "file", r.suite.file);
-	}
+	runner_doc_head(&r, id);
 	cJSON_AddItemToObject(r.doc, "peers", peers);
-	steps = cJSON_AddArrayToObject(r.doc, "steps");
-	for (si = 0; si < r.suite.nsteps; si++) {
-		const struct suite_step *st = &r.suite.steps[si];
-		unsigned n = st->repeats * (st->nconc ? st->nconc : 1);
-
-		r.rep_total += n;
-		r.left_ns += n * runner_planned_ns(st);
-	}
-	for (si = 0; si < r.suite.nsteps && !*stop; si++) {
-		const struct suite_step *st = &r.suite.steps[si];
-
-		if (st->nconc == 0)
-			runner_step(&r, st, 0, steps);
-		for (ci = 0; ci < st->nconc && !*stop; ci++)
-			runner_step(&r, st, st->conc[ci], steps);
-	}
-	cJSON_AddItemToObject(r.doc, "environment", runner_environment(&r));
-	runner_skew_summary(r.doc);
-	if (*stop)
-		runner_event(&r, "interrupted", NULL, "signal");
-	getrusage(RUSAGE_SELF, &ru);
-	{
-		cJSON *c = cJSON_AddObjectToObject(r.doc, "controller_usage");
-
-		cJSON_AddNumberToObject(c, "user_s", (double)ru.ru_utime.tv_sec
-					+ ru.ru_utime.tv_usec / 1e6);
-		cJSON_AddNumberToObject(c, "system_s",
-					(double)ru.ru_stime.tv_sec +
-					ru.ru_stime.tv_usec / 1e6);
-		cJSON_AddNumberToObject(c, "maxrss_kb", (double)ru.ru_maxrss);
-		cJSON_AddNumberToObject(c, "malformed_messages",
-					(double)r.malformed);
-	}
-	cJSON_AddItemToObject(r.doc, "events", r.events);
-	r.events = NULL;
-	text = cJSON_Print(r.doc);
-	if (!text)
-		goto out;
-	rc = spool_put(o->spool, id, text, strlen(text), o->upload != NULL,
-		       err, sizeof(err));
-	if (rc != 0) {
-		agent_log("cannot write the result: %s", err);
-		goto out;
-	}
-	agent_log("result %s written to %s/results/%s.json", id, o->spool, id);
-	printf("%s/results/%s.json\n", o->spool, id);
-	fflush(stdout);
-	/* Tell every agent the suite is over. */
-	for (i = 0; i < r.npeers; i++) {
-		cJSON *d;
-
-		if (r.peers[i].state != RP_READY)
-			continue;
-		d = ctl_msg_new(CTL_DONE);
-		cJSON_AddStringToObject(d, "result", id);
-		ctl_conn_send(&r.peers[i].c, d);
-		ctl_conn_drain(&r.peers[i].c, 500);
-		cJSON_Delete(d);
-	}
-	agent_status("result %s written; uploading", id);
-	status = runner_upload_loop(&r);
-	agent_status("result %s %s", id, status == 0 ? (o->upload ?
-		     "uploaded" : "written (no upload asked)") :
-		     "kept in the spool: upload failed");
+	runner_run_steps(&r, cJSON_AddArrayToObject(r.doc, "steps"));
+	runner_doc_tail(&r);
+	status = runner_deliver(&r, id);
 out:
-	free(text);
-	for (i = 0; i < r.nlocal_series; i++)
-		agent_series_stop(&r.local_series[i]);
-	for (i = 0; r.peers && i < r.npeers; i++) {
-		if (r.peers[i].c.fd > 0)
-			ctl_conn_close(&r.peers[i].c);
-		cJSON_Delete(r.peers[i].host);
-		cJSON_Delete(r.peers[i].workloads);
-		cJSON_Delete(r.peers[i].result);
-	}
-	for (size_t k = 0; k < r.nseries; k++)
-		cJSON_Delete(r.series[k].rec);
-	free(r.series);
-	free(r.peers);
-	cJSON_Delete(r.doc);
-	cJSON_Delete(r.events);
-	if (r.lfd >= 0)
-		close(r.lfd);
-	suite_free(&r.suite);
+	runner_teardown(&r);
 	return status;
 }

@@ -1,0 +1,53 @@
+/* node.h: this machine as an agent sees it: its identity, its host facts
+ * for the result, its clock, and the log and status line every agent role
+ * writes. */
+#ifndef BB_NODE_H
+#define BB_NODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+/* The id node_log() prints (set once at start, e.g. to the agent's id). */
+extern char node_log_id[64];
+
+/* Logs "HH:MM:SS.mmm benchboot agent ID: message" (UTC) to stderr. */
+void node_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Replaces the one-line status (phase, progress, peers) the console
+ * shows: written atomically to $BENCHBOOT_STATUS, default
+ * /run/benchboot/status when /run/benchboot exists; nothing otherwise. */
+void node_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Identity: "ROLE-" plus the first NIC's MAC without colons (a NIC with a
+ * device behind it first, by name; then any other except lo), so machines
+ * booting one image never collide.  Writes into id (idlen bytes).  Returns
+ * 0, or -ENODEV when no interface has a MAC (id is then "ROLE-HOSTNAME"). */
+int node_identity(const char *role, char *id, size_t idlen);
+
+/* This host for the result's environment: id, role, arch, cpu model,
+ * cpus, mem_kb, kernel, image version, pinned inputs, and the server
+ * stack's versions when server-start recorded them.  New object, caller
+ * owns; NULL on out of memory. */
+cJSON *node_hostinfo(const char *id, const char *role);
+
+/* MemTotal in KiB from /proc/meminfo; 0 when unreadable. */
+long node_mem_kb(void);
+
+/* Reads a small text file into buf (len bytes, NUL-terminated, trailing
+ * newlines and blanks cut).  Returns 0 or a negative errno. */
+int node_read_small(const char *path, char *buf, size_t len);
+
+/* Sets the agent clock's deliberate error from $BENCHBOOT_CLOCK_OFFSET_NS
+ * (tests on one host, where every namespace shares one clock, check that
+ * offsets are estimated and applied).  Call once at start. */
+void node_clock_init(void);
+
+/* The agent clock: CLOCK_REALTIME in ns plus that error. */
+int64_t node_clock(void);
+
+/* CLOCK_REALTIME ns corresponding to agent-clock time t. */
+int64_t node_clock_to_real(int64_t t);
+
+#endif

@@ -1,0 +1,156 @@
+/* peer.c: mDNS announcement and controller discovery for agents (peer.h),
+ * on top of mdns.h's responder and browser. */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "mdns.h"
+#include "node.h"
+#include "peer.h"
+#include "util.h"
+#include "version.h"
+
+#define PEER_TXT_N 7
+#define PEER_TXT_LEN 96
+
+static struct mdns_responder *peer_mdns;
+static uint64_t peer_due;
+static char peer_txt_buf[PEER_TXT_N][PEER_TXT_LEN];
+static const char *peer_txt[PEER_TXT_N + 1];
+
+static void peer_mdns_log(void *arg, const char *msg)
+{
+	node_log("mdns: %s", msg);
+}
+
+static void peer_fill_txt(const char *id, const char *role,
+			  const char *suite)
+{
+	struct utsname u;
+	int i;
+
+	uname(&u);
+	snprintf(peer_txt_buf[0], PEER_TXT_LEN, "role=%s", role);
+	snprintf(peer_txt_buf[1], PEER_TXT_LEN, "id=%s", id);
+	snprintf(peer_txt_buf[2], PEER_TXT_LEN, "arch=%s", u.machine);
+	snprintf(peer_txt_buf[3], PEER_TXT_LEN, "ver=%s", version_string());
+	snprintf(peer_txt_buf[4], PEER_TXT_LEN, "suite=%s", suite ? suite : "");
+	snprintf(peer_txt_buf[5], PEER_TXT_LEN, "cpus=%ld",
+		 sysconf(_SC_NPROCESSORS_ONLN));
+	snprintf(peer_txt_buf[6], PEER_TXT_LEN, "mem=%ld",
+		 node_mem_kb() / 1024);
+	for (i = 0; i < PEER_TXT_N; i++)
+		peer_txt[i] = peer_txt_buf[i];
+	peer_txt[PEER_TXT_N] = NULL;
+}
+
+int peer_announce(const char *id, const char *role, const char *suite,
+		  int port)
+{
+	struct mdns_service svc = { 0 };
+	char err[256];
+
+	peer_fill_txt(id, role, suite);
+	svc.instance = id;
+	svc.host = id;
+	svc.port = (uint16_t)port;
+	svc.txt = peer_txt;
+	svc.log = peer_mdns_log;
+	peer_mdns = mdns_responder_new(&svc, err, sizeof(err));
+	if (!peer_mdns) {
+		node_log("not published over mDNS: %s", err);
+		return -EIO;
+	}
+	peer_due = 0;
+	return 0;
+}
+
+int peer_set_role(const char *role)
+{
+	if (!peer_mdns)
+		return -ENOENT;
+	snprintf(peer_txt_buf[0], PEER_TXT_LEN, "role=%s", role);
+	return mdns_responder_set_txt(peer_mdns, peer_txt);
+}
+
+void peer_poll(void)
+{
+	struct pollfd p;
+	uint64_t now;
+
+	if (!peer_mdns)
+		return;
+	now = util_mono_ns();
+	/* Due, or something arrived: handle() reads non-blocking. */
+	p.fd = mdns_responder_fd(peer_mdns);
+	p.events = POLLIN;
+	if (now < peer_due && poll(&p, 1, 0) <= 0)
+		return;
+	if (mdns_responder_handle(peer_mdns) != 0)
+		node_log("mdns responder socket failed");
+	peer_due = now + (uint64_t)mdns_responder_timeout_ms(peer_mdns) *
+			 1000000u;
+}
+
+void peer_withdraw(void)
+{
+	mdns_responder_free(peer_mdns);
+	peer_mdns = NULL;
+}
+
+/* The first instance in in[0..n) whose TXT says role=controller, as
+ * "ADDR:PORT" in out.  Returns 0 or -ENOENT. */
+static int peer_pick_controller(const struct mdns_instance *in, size_t n,
+				char *out, size_t outlen)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *v;
+		int vl = mdns_txt_get(in[i].txt, in[i].txt_len, "role", &v);
+
+		if (vl == 10 && memcmp(v, "controller", 10) == 0) {
+			snprintf(out, outlen, "%s:%u", in[i].addr, in[i].port);
+			node_log("discovered controller %s at %s", in[i].name,
+				 out);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
+		  char *out, size_t outlen)
+{
+	uint64_t end = util_mono_ns() + timeout_ns;
+	struct mdns_instance *in;
+	char err[256];
+	int rc = -ENOENT;
+
+	in = calloc(64, sizeof(*in));
+	if (!in)
+		return -ENOMEM;
+	while (rc == -ENOENT && !(stop && *stop) && util_mono_ns() < end) {
+		size_t n = 0;
+		uint64_t left = end - util_mono_ns();
+		int slice = left > 1000000000ull ? 1000 :
+			    (int)(left / 1000000u) + 1;
+		int e;
+
+		e = mdns_browse(NULL, NULL, slice, in, 64, &n, err,
+				sizeof(err));
+		peer_poll();
+		if (e != 0) {
+			node_log("mdns browse: %s", err);
+			rc = e;
+			break;
+		}
+		rc = peer_pick_controller(in, n, out, outlen);
+	}
+	free(in);
+	return rc;
+}

@@ -1,0 +1,37 @@
+/* peer.h: how agents find each other: this agent announced as
+ * _benchboot._tcp over mDNS/DNS-SD, and the controller discovered by
+ * browsing (docs/discovery.md).  One announcement per process. */
+#ifndef BB_PEER_H
+#define BB_PEER_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Publishes this agent (instance and host label = id; TXT role, id, arch,
+ * ver, suite, cpus, mem; port = the controller's control port).  Failure
+ * is logged, not fatal: an agent given --controller works without
+ * multicast.  Returns 0 or -EIO. */
+int peer_announce(const char *id, const char *role, const char *suite,
+		  int port);
+
+/* Changes the announced role (a server that became the controller).
+ * Returns 0, -ENOENT when nothing is announced, or -EINVAL. */
+int peer_set_role(const char *role);
+
+/* Runs the responder's due work; every agent loop calls it at least every
+ * 100 ms (answers are delayed 20-120 ms by RFC 6762 anyway).  Nothing
+ * when nothing is announced. */
+void peer_poll(void);
+
+/* Sends goodbyes and stops announcing. */
+void peer_withdraw(void);
+
+/* Browses for a controller for up to timeout_ns, or until *stop becomes
+ * non-zero (stop may be NULL): writes "ADDR:PORT" of the first instance
+ * with TXT role=controller into out.  Returns 0, -ENOENT when none
+ * answered in time, or another negative errno. */
+int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
+		  char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,282 @@
+/* result.c: merge and statistics of the clients' records (result.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "result.h"
+#include "rstats.h"
+#include "util.h"
+
+void result_merge_init(struct result_merge *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+static struct result_acc *result_acc_get(struct result_merge *m,
+					 const char *w)
+{
+	struct result_acc *a;
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		if (strcmp(m->acc[i].workload, w) == 0)
+			return &m->acc[i];
+	if (m->n == RESULT_MAX_WL)
+		return NULL;
+	a = &m->acc[m->n++];
+	memset(a, 0, sizeof(*a));
+	snprintf(a->workload, sizeof(a->workload), "%s", w);
+	a->h = malloc(sizeof(*a->h));
+	if (a->h)
+		hist_init(a->h);
+	a->obj = cJSON_CreateObject();
+	cJSON_AddObjectToObject(a->obj, "counters");
+	cJSON_AddObjectToObject(a->obj, "errors");
+	cJSON_AddObjectToObject(a->obj, "rates");
+	return a;
+}
+
+/* Adds v to dst[name] (created). */
+static void result_add(cJSON *dst, const char *name, double v)
+{
+	cJSON *d = cJSON_GetObjectItemCaseSensitive(dst, name);
+
+	if (d)
+		cJSON_SetNumberValue(d, d->valuedouble + v);
+	else
+		cJSON_AddNumberToObject(dst, name, v);
+}
+
+/* Adds the numbers of src's object into dst_parent's object name, each
+ * divided by div. */
+static void result_sum_obj(cJSON *dst_parent, const char *name,
+			   const cJSON *src, double div)
+{
+	cJSON *dst = cJSON_GetObjectItemCaseSensitive(dst_parent, name);
+	const cJSON *f;
+
+	if (!cJSON_IsObject(src))
+		return;
+	if (!dst)
+		dst = cJSON_AddObjectToObject(dst_parent, name);
+	cJSON_ArrayForEach(f, src)
+		if (cJSON_IsNumber(f) && f->string)
+			result_add(dst, f->string, f->valuedouble / div);
+}
+
+int result_merge_record(struct result_merge *m, const cJSON *rec, char *err,
+			size_t errlen)
+{
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(rec, "workload");
+	const cJSON *sch = cJSON_GetObjectItemCaseSensitive(rec, "schema");
+	const cJSON *el = cJSON_GetObjectItemCaseSensitive(rec, "elapsed_s");
+	const cJSON *ctr = cJSON_GetObjectItemCaseSensitive(rec, "counters");
+	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(rec, "latency");
+	struct result_acc *a;
+	struct hist *h = NULL;
+	int rc;
+
+	if (!cJSON_IsString(sch) ||
+	    strncmp(sch->valuestring, "benchboot.workload/1", 20) != 0)
+		return util_fail(err, errlen, -EINVAL, "record: field \"schema\": want benchboot.workload/1");
+	if (!cJSON_IsString(w))
+		return util_fail(err, errlen, -EINVAL, "record: field \"workload\" missing");
+	if (lat) {
+		/* Checked before anything is added, so a bad record counts
+		 * for nothing. */
+		h = malloc(sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		rc = hist_from_json(h, lat, err, errlen);
+		if (rc != 0)
+			goto out;
+	}
+	a = result_acc_get(m, w->valuestring);
+	rc = !a ? util_fail(err, errlen, -ENOSPC, "more than %d workloads in one step", RESULT_MAX_WL) :
+	     !a->h || !a->obj ? -ENOMEM : 0;
+	if (rc != 0)
+		goto out;
+	if (h) {
+		hist_merge(a->h, h);
+		a->has_hist = 1;
+	}
+	result_sum_obj(a->obj, "counters", ctr, 1);
+	result_sum_obj(a->obj, "errors",
+		       cJSON_GetObjectItemCaseSensitive(rec, "errors"), 1);
+	if (cJSON_IsNumber(el) && el->valuedouble > 0)
+		result_sum_obj(a->obj, "rates", ctr, el->valuedouble);
+	a->records++;
+out:
+	free(h);
+	return rc;
+}
+
+void result_merge_hists(struct result_merge *dst,
+			const struct result_merge *src)
+{
+	struct result_acc *t;
+	int i;
+
+	for (i = 0; i < src->n; i++) {
+		/* Every workload gets its accumulator, histogram or not:
+		 * result_step_stats() lists what dst has. */
+		t = result_acc_get(dst, src->acc[i].workload);
+		if (t && t->h && src->acc[i].has_hist) {
+			hist_merge(t->h, src->acc[i].h);
+			t->has_hist = 1;
+		}
+	}
+}
+
+cJSON *result_merge_json(struct result_merge *m)
+{
+	cJSON *mo = cJSON_CreateObject();
+	int i;
+
+	for (i = 0; mo && i < m->n; i++) {
+		cJSON *w = m->acc[i].obj;
+
+		if (!w)
+			continue;
+		m->acc[i].obj = NULL;
+		cJSON_AddNumberToObject(w, "records", m->acc[i].records);
+		if (m->acc[i].has_hist)
+			cJSON_AddItemToObject(w, "latency",
+					      hist_to_json(m->acc[i].h));
+		cJSON_AddItemToObject(mo, m->acc[i].workload, w);
+	}
+	return mo;
+}
+
+void result_merge_free(struct result_merge *m)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++) {
+		free(m->acc[i].h);
+		cJSON_Delete(m->acc[i].obj);
+	}
+	m->n = 0;
+}
+
+/* Adds to dst, under key, the statistics of per_rep[*].WORKLOAD.OBJ.FIELD
+ * (one value per complete repeat); nothing when no repeat has it. */
+static void result_stat(cJSON *dst, const char *key, const cJSON *per_rep,
+			const char *workload, const char *obj,
+			const char *field)
+{
+	double v[1000];
+	const cJSON *pr;
+	struct rstats s;
+	int n = 0;
+
+	cJSON_ArrayForEach(pr, per_rep) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(pr, workload);
+		const cJSON *o = cJSON_GetObjectItemCaseSensitive(w, obj);
+		const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, field);
+
+		if (cJSON_IsNumber(x) && n < 1000)
+			v[n++] = x->valuedouble;
+	}
+	if (rstats_compute(v, n, &s) == 0)
+		cJSON_AddItemToObject(dst, key, rstats_json(&s));
+}
+
+void result_step_stats(cJSON *merged, cJSON *stats,
+		       const struct result_merge *all, const cJSON *per_rep)
+{
+	int k;
+
+	for (k = 0; k < all->n; k++) {
+		const char *wl = all->acc[k].workload;
+		cJSON *wo = cJSON_AddObjectToObject(merged, wl);
+		cJSON *wst = cJSON_AddObjectToObject(stats, wl);
+		const cJSON *first, *f;
+
+		if (all->acc[k].has_hist)
+			cJSON_AddItemToObject(wo, "latency",
+					      hist_to_json(all->acc[k].h));
+		/* Every rate key of the first complete repeat. */
+		first = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetArrayItem(per_rep, 0), wl), "rates");
+		cJSON_ArrayForEach(f, first) {
+			char key[80];
+
+			snprintf(key, sizeof(key), "%s_per_s", f->string);
+			result_stat(wst, key, per_rep, wl, "rates", f->string);
+		}
+		result_stat(wst, "p50_ns", per_rep, wl, "latency", "p50");
+		result_stat(wst, "p99_ns", per_rep, wl, "latency", "p99");
+	}
+}
+
+void result_starts_note(struct result_starts *s, const cJSON *rec,
+			int64_t off)
+{
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(rec, "start");
+	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(st, "realtime_ns");
+	const cJSON *wn = cJSON_GetObjectItemCaseSensitive(rec, "workload");
+	int64_t t;
+	int k;
+
+	if (!cJSON_IsNumber(rt) || !cJSON_IsString(wn))
+		return;
+	t = (int64_t)rt->valuedouble - off;
+	for (k = 0; k < s->n; k++)
+		if (strcmp(s->wl[k].w, wn->valuestring) == 0)
+			break;
+	if (k == RESULT_MAX_WL)
+		return;
+	if (k == s->n) {
+		snprintf(s->wl[k].w, sizeof(s->wl[k].w), "%s",
+			 wn->valuestring);
+		s->wl[k].mn = s->wl[k].mx = t;
+		s->wl[k].n = 0;
+		s->n++;
+	}
+	s->wl[k].mn = t < s->wl[k].mn ? t : s->wl[k].mn;
+	s->wl[k].mx = t > s->wl[k].mx ? t : s->wl[k].mx;
+	s->wl[k].n++;
+}
+
+int64_t result_starts_skew(const struct result_starts *s)
+{
+	int64_t sk = -1;
+	int k;
+
+	for (k = 0; k < s->n; k++)
+		if (s->wl[k].n >= 2 && s->wl[k].mx - s->wl[k].mn > sk)
+			sk = s->wl[k].mx - s->wl[k].mn;
+	return sk;
+}
+
+void result_skew_summary(cJSON *doc)
+{
+	double v[4096], rv[4096];
+	const cJSON *st, *rp;
+	int n = 0, rn = 0;
+	struct rstats s;
+	cJSON *o = cJSON_AddObjectToObject(doc, "skew");
+
+	cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(doc, "steps"))
+		cJSON_ArrayForEach(rp, cJSON_GetObjectItemCaseSensitive(
+					   st, "repeats")) {
+			const cJSON *sk = cJSON_GetObjectItemCaseSensitive(
+				rp, "skew_ns");
+			const cJSON *l = cJSON_GetObjectItemCaseSensitive(
+				sk, "launch");
+			const cJSON *rr = cJSON_GetObjectItemCaseSensitive(
+				sk, "record");
+
+			if (cJSON_IsNumber(l) && n < 4096)
+				v[n++] = l->valuedouble;
+			if (cJSON_IsNumber(rr) && rn < 4096)
+				rv[rn++] = rr->valuedouble;
+		}
+	if (rstats_compute(v, n, &s) == 0)
+		cJSON_AddItemToObject(o, "launch_ns", rstats_json(&s));
+	if (rstats_compute(rv, rn, &s) == 0)
+		cJSON_AddItemToObject(o, "record_ns", rstats_json(&s));
+}

@@ -1,0 +1,95 @@
+/* result.h: the controller's result model, apart from its orchestration:
+ * merging the clients' workload records of one repeat (exact histogram
+ * merge, counters and per-client rates summed), statistics over a step's
+ * complete repeats, and the start-skew figures (docs/result-schema.md).
+ * Pure functions of JSON in, JSON out: no sockets, no clocks. */
+#ifndef BB_RESULT_H
+#define BB_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "hist.h"
+
+/* Workloads one merge keeps apart (a combined step runs several). */
+#define RESULT_MAX_WL 16
+
+/* One workload's accumulator. */
+struct result_acc {
+	char workload[32];
+	struct hist *h;		/* merged latency (heap: it is large) */
+	int has_hist;
+	cJSON *obj;		/* {"counters":{},"errors":{},"rates":{}} */
+	int records;
+};
+
+/* The accumulators of one repeat (or of a step's every repeat). */
+struct result_merge {
+	struct result_acc acc[RESULT_MAX_WL];
+	int n;
+};
+
+/* An empty merge (no allocation until the first record). */
+void result_merge_init(struct result_merge *m);
+
+/* Merges one benchboot.workload/1 record into its workload's accumulator:
+ * histogram merged exactly, counters and errors summed, and each counter
+ * divided by the record's elapsed_s added to the rates (rates add per
+ * client, each over its own time).  Returns 0; -EINVAL with a reason in
+ * err (the record then does not count: nothing of it is added); or
+ * -ENOMEM / -ENOSPC (more than RESULT_MAX_WL workloads). */
+int result_merge_record(struct result_merge *m, const cJSON *rec, char *err,
+			size_t errlen);
+
+/* Adds src's histograms into dst's accumulators of the same workloads,
+ * creating one for every workload of src (the step's exact merge across
+ * complete repeats; counters and rates are not carried over). */
+void result_merge_hists(struct result_merge *dst,
+			const struct result_merge *src);
+
+/* The "merged" object of a repeat: per workload its counters, errors,
+ * rates, records and latency (when it had one).  Moves each
+ * accumulator's object into the result, so call it once.  New object,
+ * caller owns; NULL when out of memory. */
+cJSON *result_merge_json(struct result_merge *m);
+
+/* Frees every accumulator (m can be initialised again). */
+void result_merge_free(struct result_merge *m);
+
+/* Fills a step's "merged" (latency over every complete repeat, from all)
+ * and "stats" objects: per workload, the statistics (rstats.h) of every
+ * rate of the first complete repeat as KEY_per_s, and of p50 and p99 as
+ * p50_ns and p99_ns, one value per repeat in per_rep (an array of the
+ * complete repeats' "merged" objects).  Percentiles are summarised per
+ * repeat, never averaged across clients. */
+void result_step_stats(cJSON *merged, cJSON *stats,
+		       const struct result_merge *all, const cJSON *per_rep);
+
+/* The start times of one repeat's records, per workload (a combined step
+ * mixes workloads with and without warm-up). */
+struct result_starts {
+	struct {
+		char w[32];
+		int64_t mn, mx;
+		int n;
+	} wl[RESULT_MAX_WL];
+	int n;
+};
+
+/* Notes rec's start: its start.realtime_ns minus its client's clock
+ * offset off.  A record without one is ignored. */
+void result_starts_note(struct result_starts *s, const cJSON *rec,
+			int64_t off);
+
+/* The largest spread of start times within one workload that at least
+ * two records share, in ns; -1 when no workload has two. */
+int64_t result_starts_skew(const struct result_starts *s);
+
+/* Adds doc's "skew" object: statistics of every repeat's skew_ns.launch
+ * (launch_ns) and skew_ns.record (record_ns) over doc's steps; a figure
+ * no repeat has is left out. */
+void result_skew_summary(cJSON *doc);
+
+#endif

@@ -1,0 +1,672 @@
+/* session.c: a client's or server's life with its controller (session.h):
+ * one connection at a time, a single-threaded poll loop over the control
+ * socket, the current step's workload processes and the series pipes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "node.h"
+#include "peer.h"
+#include "series.h"
+#include "session.h"
+#include "util.h"
+#include "version.h"
+
+/* A workload's stdout beyond this is drained, not kept: a record is far
+ * smaller, and the agent's memory is the lab's. */
+#define SESSION_OUT_MAX (4u << 20)
+#define SESSION_MAX_PROCS 16
+
+struct session_proc {
+	pid_t pid;
+	int out_fd, wake_fd;
+	char *out;
+	size_t outlen, outcap;
+	int64_t launched_ns;
+	int status, exited;
+	cJSON *argv;
+};
+
+/* The processes of the step being run. */
+struct session_step {
+	int active;
+	char step[201];
+	unsigned nprocs;
+	struct session_proc procs[SESSION_MAX_PROCS];
+	uint64_t deadline_mono;
+};
+
+struct session {
+	const struct session_opts *o;
+	volatile sig_atomic_t *stop;
+	struct ctl_conn c;
+	struct session_step run;
+	struct series series[SERIES_MAX];
+	int nseries;
+	int done;
+};
+
+static void session_step_kill(struct session_step *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nprocs; i++) {
+		struct session_proc *p = &r->procs[i];
+
+		if (p->pid > 0 && !p->exited) {
+			kill(-p->pid, SIGKILL);
+			kill(p->pid, SIGKILL);
+			waitpid(p->pid, &p->status, 0);
+			p->exited = 1;
+		}
+	}
+}
+
+static void session_step_free(struct session_step *r)
+{
+	unsigned i;
+
+	session_step_kill(r);
+	for (i = 0; i < r->nprocs; i++) {
+		struct session_proc *p = &r->procs[i];
+
+		if (p->out_fd >= 0)
+			close(p->out_fd);
+		if (p->wake_fd >= 0)
+			close(p->wake_fd);
+		free(p->out);
+		cJSON_Delete(p->argv);
+	}
+	memset(r, 0, sizeof(*r));
+}
+
+/* In the child: sleeps until start_at (agent clock), reports the wake-up
+ * time through wake_fd, then execs our binary with args.  Never returns. */
+static void session_proc_child(int64_t start_at, int out_fd, int wake_fd,
+			       char **args)
+{
+	int64_t real_at = node_clock_to_real(start_at), now;
+	struct timespec ts = {
+		.tv_sec = real_at / 1000000000,
+		.tv_nsec = real_at % 1000000000,
+	};
+
+	setpgid(0, 0);
+	dup2(out_fd, 1);
+	/* The default 50 us timer slack would be skew of our own. */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+	now = node_clock();
+	if (write(wake_fd, &now, sizeof(now)) != sizeof(now))
+		_exit(126);
+	execv("/proc/self/exe", args);
+	_exit(127);
+}
+
+/* Forks one process that sleeps until start_at and then execs our binary
+ * with argv; its wake-up time comes back through a pipe so the start skew
+ * is measured where it happens.  Returns 0 or a negative errno. */
+static int session_proc_spawn(struct session_proc *p, const cJSON *argv,
+			      int64_t start_at)
+{
+	int out[2], wake[2], rc;
+	char *args[260];
+	const cJSON *a;
+	int n = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->out_fd = p->wake_fd = -1;
+	args[n++] = "benchboot";
+	cJSON_ArrayForEach(a, argv)
+		if (n < 258)
+			args[n++] = a->valuestring;
+	args[n] = NULL;
+	if (pipe2(out, O_CLOEXEC) != 0)
+		return -errno;
+	if (pipe2(wake, O_CLOEXEC) != 0) {
+		rc = -errno;
+		goto err_out;
+	}
+	p->pid = fork();
+	if (p->pid < 0) {
+		rc = -errno;
+		goto err_wake;
+	}
+	if (p->pid == 0)
+		session_proc_child(start_at, out[1], wake[1], args);
+	close(out[1]);
+	close(wake[1]);
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	p->out_fd = out[0];
+	p->wake_fd = wake[0];
+	p->argv = cJSON_Duplicate(argv, 1);
+	return 0;
+err_wake:
+	close(wake[0]);
+	close(wake[1]);
+err_out:
+	close(out[0]);
+	close(out[1]);
+	return rc;
+}
+
+static int session_step_start(struct session_step *r, const struct ctl_msg *m)
+{
+	const cJSON *pv, *to;
+	int64_t lead;
+	double t;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->step, sizeof(r->step), "%s", m->step);
+	r->active = 1;
+	cJSON_ArrayForEach(pv, m->procs) {
+		rc = session_proc_spawn(&r->procs[r->nprocs], pv, m->start_at);
+		if (rc != 0)
+			return rc;
+		r->nprocs++;
+	}
+	lead = m->start_at - node_clock();
+	to = cJSON_GetObjectItemCaseSensitive(m->json, "timeout_s");
+	t = cJSON_IsNumber(to) && to->valuedouble > 0 ? to->valuedouble : 600;
+	r->deadline_mono = util_mono_ns() + (uint64_t)(lead > 0 ? lead : 0) +
+			   (uint64_t)(t * 1e9);
+	node_log("step %s: %u process(es), start in %.1f ms", r->step,
+		 r->nprocs, (double)lead / 1e6);
+	node_status("running step %s", r->step);
+	return 0;
+}
+
+/* Reads what p's stdout holds, growing its buffer up to SESSION_OUT_MAX
+ * and draining beyond; closes the pipe at end of file. */
+static void session_proc_read(struct session_proc *p)
+{
+	while (p->out_fd >= 0) {
+		ssize_t n;
+
+		if (p->outcap - p->outlen < 65536) {
+			size_t nc = p->outcap ? p->outcap * 2 : 65536;
+			char *nb;
+
+			if (nc > SESSION_OUT_MAX) {
+				/* Too chatty for a record: drain. */
+				char sink[4096];
+
+				n = read(p->out_fd, sink, sizeof(sink));
+				if (n > 0)
+					continue;
+				if (n < 0 && (errno == EAGAIN ||
+					      errno == EINTR))
+					break;
+				goto eof;
+			}
+			nb = realloc(p->out, nc);
+			if (!nb)
+				break;
+			p->out = nb;
+			p->outcap = nc;
+		}
+		n = read(p->out_fd, p->out + p->outlen,
+			 p->outcap - p->outlen - 1);
+		if (n > 0) {
+			p->outlen += (size_t)n;
+			continue;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			break;
+eof:
+		close(p->out_fd);
+		p->out_fd = -1;
+	}
+}
+
+/* Reads pending output of the step's processes; reaps those that ended. */
+static void session_step_poll(struct session_step *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nprocs; i++) {
+		struct session_proc *p = &r->procs[i];
+
+		if (p->wake_fd >= 0) {
+			int64_t t;
+			ssize_t n = read(p->wake_fd, &t, sizeof(t));
+
+			if (n == sizeof(t))
+				p->launched_ns = t;
+			if (n == sizeof(t) || n == 0) {
+				close(p->wake_fd);
+				p->wake_fd = -1;
+			}
+		}
+		session_proc_read(p);
+		if (!p->exited && p->pid > 0 &&
+		    waitpid(p->pid, &p->status, WNOHANG) == p->pid)
+			p->exited = 1;
+	}
+}
+
+static int session_step_finished(const struct session_step *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->nprocs; i++)
+		if (!r->procs[i].exited || r->procs[i].out_fd >= 0)
+			return 0;
+	return 1;
+}
+
+/* The workload's record: its whole stdout as one JSON object, or else the
+ * last line that is one (a workload may print other lines first).  New
+ * object or NULL. */
+static cJSON *session_proc_record(struct session_proc *p)
+{
+	cJSON *rec;
+	char *last;
+
+	if (!p->out || p->outlen == 0)
+		return NULL;
+	p->out[p->outlen] = 0;
+	rec = cJSON_Parse(p->out);
+	if (!rec) {
+		while (p->outlen > 0 && p->out[p->outlen - 1] == '\n')
+			p->out[--p->outlen] = 0;
+		last = strrchr(p->out, '\n');
+		rec = cJSON_Parse(last ? last + 1 : p->out);
+	}
+	if (rec && !cJSON_IsObject(rec)) {
+		cJSON_Delete(rec);
+		rec = NULL;
+	}
+	return rec;
+}
+
+/* One process's entry of a result message (takes p->argv). */
+static cJSON *session_proc_entry(struct session_proc *p, const char *why)
+{
+	cJSON *o = cJSON_CreateObject(), *rec;
+	char err[256] = "";
+	int code = -1;
+
+	if (!o)
+		return NULL;
+	if (WIFEXITED(p->status))
+		code = WEXITSTATUS(p->status);
+	else if (WIFSIGNALED(p->status))
+		code = 128 + WTERMSIG(p->status);
+	rec = session_proc_record(p);
+	if (why)
+		snprintf(err, sizeof(err), "%s", why);
+	else if (code != 0)
+		snprintf(err, sizeof(err), "exit status %d", code);
+	else if (!rec)
+		snprintf(err, sizeof(err), "no JSON record on stdout");
+	cJSON_AddItemToObject(o, "argv", p->argv);
+	p->argv = NULL;
+	cJSON_AddNumberToObject(o, "rc", code);
+	cJSON_AddNumberToObject(o, "launched_ns", (double)p->launched_ns);
+	if (rec)
+		cJSON_AddItemToObject(o, "record", rec);
+	if (err[0])
+		cJSON_AddStringToObject(o, "error", err);
+	return o;
+}
+
+/* The result message for a finished (or killed) step. */
+static cJSON *session_step_result(struct session_step *r, const char *why)
+{
+	cJSON *m = ctl_msg_new(CTL_RESULT), *recs;
+	unsigned i;
+
+	if (!m)
+		return NULL;
+	cJSON_AddStringToObject(m, "step", r->step);
+	recs = cJSON_AddArrayToObject(m, "records");
+	for (i = 0; i < r->nprocs; i++)
+		cJSON_AddItemToArray(recs, session_proc_entry(&r->procs[i],
+							      why));
+	return m;
+}
+
+static void session_series_cb(void *ctx, const char *source, cJSON *rec)
+{
+	struct session *s = ctx;
+	cJSON *m;
+
+	if (!s || s->c.fd < 0) {
+		cJSON_Delete(rec);
+		return;
+	}
+	m = ctl_msg_new(CTL_SERIES);
+	if (!m) {
+		cJSON_Delete(rec);
+		return;
+	}
+	cJSON_AddStringToObject(m, "source", source);
+	cJSON_AddItemToObject(m, "rec", rec);
+	ctl_conn_send(&s->c, m);
+	cJSON_Delete(m);
+}
+
+static int session_time_resp(struct session *s, const struct ctl_msg *m)
+{
+	int64_t t2 = node_clock();
+	cJSON *r = ctl_msg_new(CTL_TIME_RESP);
+	int rc;
+
+	if (!r)
+		return 0;
+	cJSON_AddNumberToObject(r, "seq", (double)m->seq);
+	cJSON_AddNumberToObject(r, "t1", (double)m->t1);
+	cJSON_AddNumberToObject(r, "t2", (double)t2);
+	cJSON_AddNumberToObject(r, "t3", (double)node_clock());
+	rc = ctl_conn_send(&s->c, r);
+	cJSON_Delete(r);
+	return rc;
+}
+
+/* RUN: starts the step, or answers at once why it cannot. */
+static int session_on_run(struct session *s, const struct ctl_msg *m)
+{
+	cJSON *r;
+	int rc;
+
+	if (s->run.active) {
+		struct session_step busy = { .active = 1 };
+
+		snprintf(busy.step, sizeof(busy.step), "%s", m->step);
+		r = session_step_result(&busy, "busy with another step");
+		node_log("step %s refused: still running %s", m->step,
+			 s->run.step);
+	} else {
+		rc = session_step_start(&s->run, m);
+		if (rc == 0)
+			return 0;
+		node_log("step %s: cannot start: %s", m->step, strerror(-rc));
+		r = session_step_result(&s->run, "cannot start processes");
+		session_step_free(&s->run);
+	}
+	rc = r ? ctl_conn_send(&s->c, r) : 0;
+	cJSON_Delete(r);
+	return rc;
+}
+
+static int session_handle(struct session *s, const char *line, size_t len)
+{
+	struct ctl_msg m;
+	char err[256];
+	int rc;
+
+	rc = ctl_msg_parse(line, len, &m, err, sizeof(err));
+	if (rc != 0) {
+		node_log("closing control connection: malformed message: %s", err);
+		return rc;
+	}
+	switch (m.type) {
+	case CTL_WELCOME:
+		node_log("accepted by controller %s", m.id);
+		break;
+	case CTL_TIME_REQ:
+		rc = session_time_resp(s, &m);
+		break;
+	case CTL_RUN:
+		rc = session_on_run(s, &m);
+		break;
+	case CTL_ABORT:
+		if (s->run.active && strcmp(s->run.step, m.step) == 0) {
+			node_log("step %s aborted by the controller", m.step);
+			session_step_free(&s->run);
+		}
+		break;
+	case CTL_DONE:
+		node_log("controller says the suite is done");
+		node_status("suite done");
+		s->done = 1;
+		break;
+	default:
+		node_log("closing control connection: unexpected message type %s from the controller", ctl_type_name(m.type));
+		rc = -EPROTO;
+		break;
+	}
+	ctl_msg_free(&m);
+	return rc;
+}
+
+/* A result too big for one message: sent again without the records, each
+ * saying why, rather than losing the connection over it. */
+static int session_send_stripped(struct session *s, cJSON *r)
+{
+	cJSON *e, *recs = cJSON_GetObjectItemCaseSensitive(r, "records");
+
+	cJSON_ArrayForEach(e, recs) {
+		cJSON_DeleteItemFromObject(e, "record");
+		cJSON_DeleteItemFromObject(e, "error");
+		cJSON_AddStringToObject(e, "error", "record over the 1 MiB message limit");
+	}
+	node_log("step %s: records over the message limit, sent without them", s->run.step);
+	return ctl_conn_send(&s->c, r);
+}
+
+static int session_hello(struct session *s)
+{
+	const struct session_opts *o = s->o;
+	cJSON *hello = ctl_msg_new(CTL_HELLO);
+	int rc;
+
+	if (!hello)
+		return -ENOMEM;
+	cJSON_AddStringToObject(hello, "id", o->id);
+	cJSON_AddStringToObject(hello, "role", role_name(o->role));
+	cJSON_AddStringToObject(hello, "ver", version_string());
+	cJSON_AddItemToObject(hello, "host",
+			      node_hostinfo(o->id, role_name(o->role)));
+	cJSON_AddItemToObject(hello, "workloads", cmd_workloads());
+	rc = ctl_conn_send(&s->c, hello);
+	cJSON_Delete(hello);
+	return rc;
+}
+
+/* Fills pf with the control socket (first), the step's pipes and the
+ * series pipes.  Returns how many. */
+static nfds_t session_pollfds(struct session *s, struct pollfd *pf)
+{
+	nfds_t np = 0;
+	unsigned k;
+	int i;
+
+	pf[np].fd = s->c.fd;
+	pf[np++].events = POLLIN | (ctl_conn_pending(&s->c) ? POLLOUT : 0);
+	for (k = 0; s->run.active && k < s->run.nprocs; k++) {
+		if (s->run.procs[k].out_fd >= 0) {
+			pf[np].fd = s->run.procs[k].out_fd;
+			pf[np++].events = POLLIN;
+		}
+		if (s->run.procs[k].wake_fd >= 0) {
+			pf[np].fd = s->run.procs[k].wake_fd;
+			pf[np++].events = POLLIN;
+		}
+	}
+	for (i = 0; i < s->nseries; i++)
+		if (s->series[i].fd >= 0) {
+			pf[np].fd = s->series[i].fd;
+			pf[np++].events = POLLIN;
+		}
+	return np;
+}
+
+/* Reads the control socket and handles every whole message, even those
+ * that arrived just before the peer closed.  Returns 0 or a negative
+ * errno that ends the connection. */
+static int session_read_ctl(struct session *s)
+{
+	const char *line;
+	size_t len;
+	int rc = ctl_conn_read(&s->c), lr;
+
+	while (!s->done) {
+		lr = ctl_conn_line(&s->c, &line, &len);
+		if (lr == 0)
+			break;
+		if (lr < 0) {
+			node_log("closing control connection: message over %u bytes", CTL_MAX_MSG);
+			return lr;
+		}
+		lr = session_handle(s, line, len);
+		if (lr != 0)
+			return lr;
+	}
+	if (rc == -EPIPE && !s->done)
+		node_log("controller closed the connection");
+	return rc;
+}
+
+/* Kills a step over its time; sends the result of a finished one.
+ * Returns rc, or the send's error. */
+static int session_check_step(struct session *s, int rc)
+{
+	cJSON *r;
+
+	session_step_poll(&s->run);
+	if (!session_step_finished(&s->run) &&
+	    util_mono_ns() > s->run.deadline_mono) {
+		node_log("step %s: over its time, killing it", s->run.step);
+		session_step_kill(&s->run);
+		session_step_poll(&s->run);
+	}
+	if (!session_step_finished(&s->run))
+		return rc;
+	r = session_step_result(&s->run, NULL);
+	node_log("step %s finished", s->run.step);
+	if (r && rc == 0)
+		rc = ctl_conn_send(&s->c, r);
+	if (rc == -EMSGSIZE)
+		rc = session_send_stripped(s, r);
+	cJSON_Delete(r);
+	session_step_free(&s->run);
+	return rc;
+}
+
+/* One connection's life.  Returns 0 when the controller said done, or a
+ * negative errno when the connection broke. */
+static int session_run(struct session *s, int fd)
+{
+	struct pollfd pf[2 + 2 * SESSION_MAX_PROCS + SERIES_MAX];
+	int rc, i;
+
+	ctl_conn_init(&s->c, fd);
+	s->done = 0;
+	rc = session_hello(s);
+	while (rc == 0 && !*s->stop && !s->done) {
+		poll(pf, session_pollfds(s, pf), 100);
+		peer_poll();
+		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR))
+			rc = session_read_ctl(s);
+		if (rc == 0 && ctl_conn_pending(&s->c))
+			rc = ctl_conn_flush(&s->c);
+		for (i = 0; i < s->nseries; i++)
+			if (s->series[i].fd >= 0)
+				series_read(&s->series[i], session_series_cb,
+					    s);
+		if (s->run.active)
+			rc = session_check_step(s, rc);
+	}
+	if (s->run.active)
+		session_step_free(&s->run);
+	ctl_conn_drain(&s->c, 1000);
+	ctl_conn_close(&s->c);
+	if (s->done)
+		return 0;
+	return rc ? rc : -EINTR;
+}
+
+/* Sleeps ms while keeping series pipes drained (nobody to send to). */
+static void session_idle(struct session *s, int ms)
+{
+	uint64_t until = util_mono_ns() + (uint64_t)ms * 1000000u;
+	int i;
+
+	while (!*s->stop && util_mono_ns() < until) {
+		usleep(50000);
+		peer_poll();
+		for (i = 0; i < s->nseries; i++)
+			if (s->series[i].fd >= 0)
+				series_read(&s->series[i], series_discard,
+					    NULL);
+	}
+}
+
+/* After a failed dial: waits a jittered backoff (so 64 agents do not
+ * reconnect in step) and, for a discovered controller, looks again after
+ * a few failures, since it may have moved. */
+static void session_retry(struct session *s, int err, char *host,
+			  size_t hostlen, int *port, int *backoff, int *fails)
+{
+	int j = *backoff / 2 + rand() % (*backoff / 2 + 1);
+	char found[300];
+
+	node_log("controller %s:%d: %s; retrying in %d ms", host, *port,
+		 strerror(-err), j);
+	session_idle(s, j);
+	*backoff = *backoff * 2 > 5000 ? 5000 : *backoff * 2;
+	if (!s->o->controller && ++*fails >= 5 &&
+	    peer_discover(5000000000ull, s->stop, found, sizeof(found)) == 0 &&
+	    ctl_parse_hostport(found, host, hostlen, port, CTL_PORT) == 0)
+		*fails = 0;
+}
+
+int session_main(const struct session_opts *o, volatile sig_atomic_t *stop)
+{
+	struct session s = { .o = o, .stop = stop };
+	char host[256], found[300];
+	int port, backoff = 100, rc, i, fails = 0;
+	const char *ctl = o->controller;
+
+	s.c.fd = -1;
+	if (!ctl) {
+		/* Clients look until a controller shows up. */
+		while (!*stop && peer_discover(10000000000ull, stop, found,
+					       sizeof(found)) != 0)
+			node_log("no controller found over mDNS yet");
+		if (*stop)
+			return 0;
+		ctl = found;
+	}
+	if (ctl_parse_hostport(ctl, host, sizeof(host), &port, CTL_PORT) !=
+	    0) {
+		util_err("agent", EINVAL, "--controller '%s': expected HOST[:PORT]", ctl);
+		return 2;
+	}
+	if (o->role == ROLE_SERVER && !o->no_series)
+		s.nseries = series_start_server(s.series, o->procs);
+	while (!*stop) {
+		int fd = ctl_connect(host, port, 3000);
+
+		if (fd < 0) {
+			session_retry(&s, fd, host, sizeof(host), &port,
+				      &backoff, &fails);
+			continue;
+		}
+		node_log("connected to controller %s:%d", host, port);
+		node_status("connected to controller %s:%d, waiting for steps", host, port);
+		backoff = 100;
+		fails = 0;
+		rc = session_run(&s, fd);
+		if (rc == 0 && o->once)
+			break;
+		if (!*stop)
+			session_idle(&s, 200 + rand() % 300);
+	}
+	for (i = 0; i < s.nseries; i++)
+		series_stop(&s.series[i]);
+	return 0;
+}

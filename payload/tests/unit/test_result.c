@@ -1,0 +1,256 @@
+/* test_result.c: the controller's result model (result.h) on records
+ * written here: counters, errors and per-client rates summed, histograms
+ * merged exactly, bad records refused whole, statistics over repeats, and
+ * the start-skew figures. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hist.h"
+#include "result.h"
+#include "tap.h"
+
+/* A workload record: wl, elapsed_s, counters "requests" and "bytes",
+ * errors "timeout", and latency samples lat[0..nlat) in ns. */
+static cJSON *rec_new(const char *wl, double elapsed, double requests,
+		      double bytes, double timeouts, const uint64_t *lat,
+		      int nlat)
+{
+	cJSON *r = cJSON_CreateObject(), *c;
+	struct hist h;
+	int i;
+
+	cJSON_AddStringToObject(r, "schema", "benchboot.workload/1");
+	cJSON_AddStringToObject(r, "workload", wl);
+	cJSON_AddNumberToObject(r, "elapsed_s", elapsed);
+	c = cJSON_AddObjectToObject(r, "counters");
+	cJSON_AddNumberToObject(c, "requests", requests);
+	cJSON_AddNumberToObject(c, "bytes", bytes);
+	c = cJSON_AddObjectToObject(r, "errors");
+	cJSON_AddNumberToObject(c, "timeout", timeouts);
+	if (nlat) {
+		hist_init(&h);
+		for (i = 0; i < nlat; i++)
+			hist_record(&h, lat[i]);
+		cJSON_AddItemToObject(r, "latency", hist_to_json(&h));
+	}
+	return r;
+}
+
+static double num(const cJSON *o, const char *path)
+{
+	char buf[128], *save = NULL, *k;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (k = strtok_r(buf, ".", &save); k && o;
+	     k = strtok_r(NULL, ".", &save))
+		o = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(o) ? o->valuedouble : -1;
+}
+
+/* Two clients' http records and one sql record make one repeat. */
+static void merge_cases(void)
+{
+	static const uint64_t l1[] = { 1000, 2000, 3000 }, l2[] = { 4000 };
+	static const struct {
+		const char *path;
+		double want;
+	} want[] = {
+		{ "http.counters.requests", 400 },
+		{ "http.counters.bytes", 4000 },
+		{ "http.errors.timeout", 3 },
+		{ "http.rates.requests", 50 + 100 },	/* 100/2 + 300/3 */
+		{ "http.records", 2 },
+		{ "http.latency.count", 4 },
+		{ "sql.records", 1 },
+		{ "sql.counters.requests", 7 },
+		{ "sql.rates.requests", 7 },
+	};
+	struct result_merge m;
+	char err[256];
+	cJSON *a = rec_new("http", 2, 100, 1000, 1, l1, 3);
+	cJSON *b = rec_new("http", 3, 300, 3000, 2, l2, 1);
+	cJSON *c = rec_new("sql", 1, 7, 0, 0, NULL, 0);
+	cJSON *mo;
+	size_t i;
+
+	result_merge_init(&m);
+	TAP_EQ_INT(result_merge_record(&m, a, err, sizeof(err)), 0,
+		   "merge: first http record");
+	TAP_EQ_INT(result_merge_record(&m, b, err, sizeof(err)), 0,
+		   "merge: second http record");
+	TAP_EQ_INT(result_merge_record(&m, c, err, sizeof(err)), 0,
+		   "merge: an sql record beside them");
+	TAP_EQ_INT(m.n, 2, "merge: one accumulator per workload");
+	mo = result_merge_json(&m);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		tap_ok(num(mo, want[i].path) == want[i].want,
+		       "merged %s = %g (got %g)", want[i].path, want[i].want,
+		       num(mo, want[i].path));
+	tap_ok(cJSON_GetObjectItemCaseSensitive(
+		       cJSON_GetObjectItemCaseSensitive(mo, "sql"), "latency") ==
+	       NULL, "merged: no latency for a workload without one");
+	cJSON_Delete(mo);
+	result_merge_free(&m);
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	cJSON_Delete(c);
+}
+
+/* Records refused whole: the reason names the field; nothing counts. */
+static void bad_cases(void)
+{
+	static const struct {
+		const char *json;
+		int rc;
+		const char *msg;
+	} bad[] = {
+		{ "{\"schema\":\"other/1\",\"workload\":\"http\"}", -EINVAL,
+		  "\"schema\"" },
+		{ "{\"workload\":\"http\"}", -EINVAL, "\"schema\"" },
+		{ "{\"schema\":\"benchboot.workload/1\"}", -EINVAL,
+		  "\"workload\"" },
+		{ "{\"schema\":\"benchboot.workload/1\",\"workload\":\"http\","
+		  "\"counters\":{\"requests\":5},\"latency\":\"fast\"}",
+		  -EINVAL, "" },
+		{ "{\"schema\":\"benchboot.workload/1\",\"workload\":\"http\","
+		  "\"counters\":{\"requests\":5},\"latency\":{\"count\":3}}",
+		  -EINVAL, "" },
+	};
+	struct result_merge m;
+	char err[256], name[32];
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cJSON *r = cJSON_Parse(bad[i].json);
+		int rc;
+
+		result_merge_init(&m);
+		err[0] = 0;
+		rc = result_merge_record(&m, r, err, sizeof(err));
+		tap_ok(rc == bad[i].rc && strstr(err, bad[i].msg) && err[0] &&
+		       m.n == 0, "bad record %zu refused whole: %s", i, err);
+		result_merge_free(&m);
+		cJSON_Delete(r);
+	}
+	/* More workloads than a step keeps apart. */
+	result_merge_init(&m);
+	for (k = 0; k <= RESULT_MAX_WL; k++) {
+		cJSON *r;
+
+		snprintf(name, sizeof(name), "w%d", k);
+		r = rec_new(name, 1, 1, 1, 0, NULL, 0);
+		if (k == RESULT_MAX_WL)
+			TAP_EQ_INT(result_merge_record(&m, r, err,
+						       sizeof(err)), -ENOSPC,
+				   "a 17th workload is refused");
+		else
+			result_merge_record(&m, r, err, sizeof(err));
+		cJSON_Delete(r);
+	}
+	result_merge_free(&m);
+}
+
+/* Three complete repeats: rates 10, 20, 30 and p99s; the exact merge of
+ * the repeats' histograms. */
+static void stats_cases(void)
+{
+	static const uint64_t lat[] = { 1000, 2000 };
+	struct result_merge all, rep;
+	cJSON *per_rep = cJSON_CreateArray(), *merged, *stats, *r;
+	char err[256];
+	int i;
+
+	result_merge_init(&all);
+	for (i = 1; i <= 3; i++) {
+		result_merge_init(&rep);
+		r = rec_new("http", 1, 10.0 * i, 0, 0, lat, 2);
+		result_merge_record(&rep, r, err, sizeof(err));
+		cJSON_Delete(r);
+		result_merge_hists(&all, &rep);
+		cJSON_AddItemToArray(per_rep, result_merge_json(&rep));
+		result_merge_free(&rep);
+	}
+	merged = cJSON_CreateObject();
+	stats = cJSON_CreateObject();
+	result_step_stats(merged, stats, &all, per_rep);
+	tap_ok(num(stats, "http.requests_per_s.n") == 3 &&
+	       num(stats, "http.requests_per_s.mean") == 20 &&
+	       num(stats, "http.requests_per_s.median") == 20 &&
+	       num(stats, "http.requests_per_s.min") == 10 &&
+	       num(stats, "http.requests_per_s.max") == 30,
+	       "stats: requests_per_s over three repeats (n 3, mean 20)");
+	tap_ok(num(stats, "http.bytes_per_s.n") == 3,
+	       "stats: every rate key gets its statistics");
+	tap_ok(num(stats, "http.p99_ns.n") == 3 &&
+	       num(stats, "http.p99_ns.median") > 0,
+	       "stats: p99 per repeat summarised");
+	TAP_EQ_INT(num(merged, "http.latency.count"), 6,
+		   "step merge: histograms of every repeat, exactly");
+	cJSON_Delete(merged);
+	cJSON_Delete(stats);
+	cJSON_Delete(per_rep);
+	result_merge_free(&all);
+}
+
+static cJSON *started(const char *wl, double realtime_ns)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(r, "workload", wl);
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(r, "start"),
+				"realtime_ns", realtime_ns);
+	return r;
+}
+
+static void skew_cases(void)
+{
+	static const struct {
+		const char *wl;
+		double t;
+		int64_t off;
+	} notes[] = {
+		{ "http", 1000, 0 }, { "http", 1700, 500 },	/* 1000, 1200 */
+		{ "sql", 5000, 0 },				/* alone */
+		{ "smtp", 100, 0 }, { "smtp", 190, 0 },		/* 90 */
+	};
+	struct result_starts s = { .n = 0 };
+	cJSON *doc, *r;
+	size_t i;
+
+	r = started("http", 1);
+	result_starts_note(&s, r, 0);
+	cJSON_Delete(r);
+	TAP_EQ_INT(result_starts_skew(&s), -1, "skew: one record is no skew");
+	memset(&s, 0, sizeof(s));
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++) {
+		r = started(notes[i].wl, notes[i].t);
+		result_starts_note(&s, r, notes[i].off);
+		cJSON_Delete(r);
+	}
+	TAP_EQ_INT(result_starts_skew(&s), 200,
+		   "skew: the widest workload's spread, offsets applied");
+	doc = cJSON_Parse("{\"steps\":[{\"repeats\":[{\"skew_ns\":{\"launch\":"
+			  "10}},{\"skew_ns\":{\"launch\":30}}]},{\"repeats\":"
+			  "[{\"skew_ns\":{}}]}]}");
+	result_skew_summary(doc);
+	tap_ok(num(doc, "skew.launch_ns.n") == 2 &&
+	       num(doc, "skew.launch_ns.max") == 30 &&
+	       num(doc, "skew.launch_ns.median") == 20,
+	       "skew summary: launch over every repeat");
+	tap_ok(!cJSON_GetObjectItemCaseSensitive(
+		       cJSON_GetObjectItemCaseSensitive(doc, "skew"),
+		       "record_ns"),
+	       "skew summary: no record_ns when no repeat has one");
+	cJSON_Delete(doc);
+}
+
+int main(void)
+{
+	merge_cases();
+	bad_cases();
+	stats_cases();
+	skew_cases();
+	return tap_done();
+}
