@@ -58,12 +58,142 @@ static int collect_copy(const char *v, size_t vl, char *out, size_t outlen)
 	return 0;
 }
 
+/* "METHOD PATH VERSION" from the line p..eol into req. */
+static int collect_request_line(const char *p, const char *eol,
+				struct collect_req *req, char *err,
+				size_t errlen)
+{
+	const char *sp1, *sp2;
+	size_t ml, pl;
+
+	sp1 = memchr(p, ' ', (size_t)(eol - p));
+	sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1)) : NULL;
+	if (!sp1 || !sp2)
+		return util_fail(err, errlen, -EINVAL,
+				 "request line: expected METHOD PATH VERSION");
+	ml = (size_t)(sp1 - p);
+	pl = (size_t)(sp2 - sp1 - 1);
+	if (ml == 0 || ml >= sizeof(req->method))
+		return util_fail(err, errlen, -EINVAL,
+				 "request line: bad method");
+	if (pl == 0 || sp1[1] != '/')
+		return util_fail(err, errlen, -EINVAL,
+				 "request line: path must start with '/'");
+	if (pl >= sizeof(req->path))
+		return util_fail(err, errlen, -EMSGSIZE,
+				 "request line: path over %zu bytes",
+				 sizeof(req->path) - 1);
+	if ((size_t)(eol - sp2 - 1) != 8 ||
+	    (memcmp(sp2 + 1, "HTTP/1.1", 8) != 0 &&
+	     memcmp(sp2 + 1, "HTTP/1.0", 8) != 0))
+		return util_fail(err, errlen, -EINVAL,
+				 "request line: expected HTTP/1.0 or HTTP/1.1");
+	memcpy(req->method, p, ml);
+	memcpy(req->path, sp1 + 1, pl);
+	return 0;
+}
+
+/* A header the collector reads: its value v (vl bytes, untrimmed) into
+ * req.  Returns 0, a negative errno with err set, or 1 when the value
+ * does not fit (the caller names the header). */
+struct collect_hdr {
+	const char *name;
+	int (*fn)(struct collect_req *req, const char *v, size_t vl,
+		  char *err, size_t errlen);
+};
+
+static int collect_hdr_length(struct collect_req *req, const char *v,
+			      size_t vl, char *err, size_t errlen)
+{
+	char num[32];
+	char *e;
+
+	if (req->content_length >= 0)
+		return util_fail(err, errlen, -EINVAL,
+				 "repeated Content-Length");
+	if (collect_copy(v, vl, num, sizeof(num)) != 0 ||
+	    num[0] < '0' || num[0] > '9')
+		return util_fail(err, errlen, -EINVAL, "bad Content-Length");
+	errno = 0;
+	req->content_length = strtoll(num, &e, 10);
+	if (errno || *e || req->content_length < 0)
+		return util_fail(err, errlen, -EINVAL, "bad Content-Length");
+	return 0;
+}
+
+static int collect_hdr_te(struct collect_req *req, const char *v, size_t vl,
+			  char *err, size_t errlen)
+{
+	req->chunked = 1;
+	return 0;
+}
+
+static int collect_hdr_expect(struct collect_req *req, const char *v,
+			      size_t vl, char *err, size_t errlen)
+{
+	char ex[32] = "";
+
+	collect_copy(v, vl, ex, sizeof(ex));
+	req->expect_continue = strcasecmp(ex, "100-continue") == 0;
+	return 0;
+}
+
+static int collect_hdr_auth(struct collect_req *req, const char *v,
+			    size_t vl, char *err, size_t errlen)
+{
+	return collect_copy(v, vl, req->auth, sizeof(req->auth)) ? 1 : 0;
+}
+
+static int collect_hdr_id(struct collect_req *req, const char *v, size_t vl,
+			  char *err, size_t errlen)
+{
+	return collect_copy(v, vl, req->result_id,
+			    sizeof(req->result_id)) ? 1 : 0;
+}
+
+/* The headers the collector reads; the rest are ignored. */
+static const struct collect_hdr collect_hdrs[] = {
+	{ "Content-Length", collect_hdr_length },
+	{ "Transfer-Encoding", collect_hdr_te },
+	{ "Expect", collect_hdr_expect },
+	{ "Authorization", collect_hdr_auth },
+	{ "X-Benchboot-Result-Id", collect_hdr_id },
+};
+
+/* One "Name: value" line p..eol into req. */
+static int collect_header(const char *p, const char *eol,
+			  struct collect_req *req, char *err, size_t errlen)
+{
+	const char *colon = memchr(p, ':', (size_t)(eol - p));
+	size_t nl, i;
+	int rc;
+
+	if (!colon || colon == p)
+		return util_fail(err, errlen, -EINVAL,
+				 "header line without a name and ':'");
+	nl = (size_t)(colon - p);
+	for (i = 0; i < sizeof(collect_hdrs) / sizeof(collect_hdrs[0]); i++) {
+		if (strlen(collect_hdrs[i].name) != nl ||
+		    strncasecmp(p, collect_hdrs[i].name, nl) != 0)
+			continue;
+		rc = collect_hdrs[i].fn(req, colon + 1,
+					(size_t)(eol - colon - 1), err,
+					errlen);
+		if (rc > 0)
+			return util_fail(err, errlen, -EMSGSIZE,
+					 "header %.*s too long",
+					 (int)(nl > 40 ? 40 : nl), p);
+		return rc;
+	}
+	return 0;
+}
+
 int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 		       char *err, size_t errlen)
 {
-	const char *end = NULL, *p, *eol, *sp1, *sp2;
+	const char *end = NULL, *p, *eol;
 	size_t i, hl;
-	int first = 1;
+	int first = 1, rc;
 
 	memset(req, 0, sizeof(*req));
 	req->content_length = -1;
@@ -88,88 +218,13 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 			if ((unsigned char)p[i] < 0x20 && p[i] != '\t')
 				return util_fail(err, errlen, -EINVAL,
 						 "control character in request head");
-		if (first) {
-			size_t ml, pl;
-
-			first = 0;
-			sp1 = memchr(p, ' ', (size_t)(eol - p));
-			sp2 = sp1 ? memchr(sp1 + 1, ' ',
-					   (size_t)(eol - sp1 - 1)) : NULL;
-			if (!sp1 || !sp2)
-				return util_fail(err, errlen, -EINVAL,
-						 "request line: expected METHOD PATH VERSION");
-			ml = (size_t)(sp1 - p);
-			pl = (size_t)(sp2 - sp1 - 1);
-			if (ml == 0 || ml >= sizeof(req->method))
-				return util_fail(err, errlen, -EINVAL,
-						 "request line: bad method");
-			if (pl == 0 || sp1[1] != '/')
-				return util_fail(err, errlen, -EINVAL,
-						 "request line: path must start with '/'");
-			if (pl >= sizeof(req->path))
-				return util_fail(err, errlen, -EMSGSIZE,
-						 "request line: path over %zu bytes",
-						 sizeof(req->path) - 1);
-			if ((size_t)(eol - sp2 - 1) != 8 ||
-			    (memcmp(sp2 + 1, "HTTP/1.1", 8) != 0 &&
-			     memcmp(sp2 + 1, "HTTP/1.0", 8) != 0))
-				return util_fail(err, errlen, -EINVAL,
-						 "request line: expected HTTP/1.0 or HTTP/1.1");
-			memcpy(req->method, p, ml);
-			memcpy(req->path, sp1 + 1, pl);
-			continue;
-		}
-		{
-			const char *colon = memchr(p, ':', (size_t)(eol - p));
-			const char *v;
-			size_t nl, vl;
-			int rc = 0;
-
-			if (!colon || colon == p)
-				return util_fail(err, errlen, -EINVAL,
-						 "header line without a name and ':'");
-			nl = (size_t)(colon - p);
-			v = colon + 1;
-			vl = (size_t)(eol - v);
-#define HDR(name) (nl == sizeof(name) - 1 && strncasecmp(p, name, nl) == 0)
-			if (HDR("Content-Length")) {
-				char num[32];
-				char *e;
-
-				if (req->content_length >= 0)
-					return util_fail(err, errlen, -EINVAL,
-							 "repeated Content-Length");
-				if (collect_copy(v, vl, num,
-						 sizeof(num)) != 0 ||
-				    num[0] < '0' || num[0] > '9')
-					return util_fail(err, errlen, -EINVAL,
-							 "bad Content-Length");
-				errno = 0;
-				req->content_length = strtoll(num, &e, 10);
-				if (errno || *e || req->content_length < 0)
-					return util_fail(err, errlen, -EINVAL,
-							 "bad Content-Length");
-			} else if (HDR("Transfer-Encoding")) {
-				req->chunked = 1;
-			} else if (HDR("Expect")) {
-				char ex[32] = "";
-
-				collect_copy(v, vl, ex, sizeof(ex));
-				req->expect_continue =
-					strcasecmp(ex, "100-continue") == 0;
-			} else if (HDR("Authorization")) {
-				rc = collect_copy(v, vl, req->auth,
-						  sizeof(req->auth));
-			} else if (HDR("X-Benchboot-Result-Id")) {
-				rc = collect_copy(v, vl, req->result_id,
-						  sizeof(req->result_id));
-			}
-#undef HDR
-			if (rc != 0)
-				return util_fail(err, errlen, -EMSGSIZE,
-						 "header %.*s too long",
-						 (int)(nl > 40 ? 40 : nl), p);
-		}
+		if (first)
+			rc = collect_request_line(p, eol, req, err, errlen);
+		else
+			rc = collect_header(p, eol, req, err, errlen);
+		if (rc != 0)
+			return rc;
+		first = 0;
 	}
 	if (first)
 		return util_fail(err, errlen, -EINVAL, "empty request");
@@ -369,54 +424,183 @@ static void collect_get(const struct collect_srv *s, int fd, const char *path)
 	free(buf);
 }
 
-static void collect_serve(struct collect_srv *s, int fd, const char *peer)
+/* Reads and parses the request head into head/req.  Returns the head's
+ * length (body bytes may follow it in head, have bytes in all), or -1
+ * when the request is answered or gone already. */
+static int collect_read_head(struct collect_srv *s, int fd, const char *peer,
+			     char *head, size_t *have, struct collect_req *req)
 {
-	char head[COLLECT_MAX_HEAD + 1], err[256], *body = NULL;
-	struct collect_req req;
-	size_t have = 0;
-	int hl = 0, rc, existed;
-	cJSON *doc = NULL;
-	const cJSON *id, *sch;
-	char pid[200] = "";
+	char err[256];
+	int hl = 0;
 
 	while (hl == 0) {
-		ssize_t n = recv(fd, head + have, COLLECT_MAX_HEAD - have, 0);
+		ssize_t n = recv(fd, head + *have, COLLECT_MAX_HEAD - *have,
+				 0);
 
 		if (n <= 0) {
-			if (have)
-				collect_log(
-					    "%s: connection ended inside the request head; nothing stored",
+			if (*have)
+				collect_log("%s: connection ended inside the request head; nothing stored",
 					    peer);
-			return;
+			return -1;
 		}
-		have += (size_t)n;
-		hl = collect_parse_head(head, have, &req, err, sizeof(err));
-		if (hl == 0 && have == COLLECT_MAX_HEAD)
+		*have += (size_t)n;
+		hl = collect_parse_head(head, *have, req, err, sizeof(err));
+		if (hl == 0 && *have == COLLECT_MAX_HEAD)
 			hl = -EMSGSIZE;
 	}
-	if (hl < 0) {
-		s->rejected++;
-		collect_log("%s: bad request: %s", peer, err);
-		if (hl == -EMSGSIZE)
-			collect_text(fd, 431, "Request Header Fields Too Large",
-				     "%s", err);
-		else
-			collect_text(fd, 400, "Bad Request", "%s", err);
-		return;
-	}
-	if (s->token) {
-		char want[300];
+	if (hl > 0)
+		return hl;
+	s->rejected++;
+	collect_log("%s: bad request: %s", peer, err);
+	if (hl == -EMSGSIZE)
+		collect_text(fd, 431, "Request Header Fields Too Large", "%s",
+			     err);
+	else
+		collect_text(fd, 400, "Bad Request", "%s", err);
+	return -1;
+}
 
-		snprintf(want, sizeof(want), "Bearer %s", s->token);
-		if (strcmp(req.auth, want) != 0) {
-			s->rejected++;
-			collect_log("%s: %s %s: missing or wrong token", peer,
-				    req.method, req.path);
-			collect_text(fd, 401, "Unauthorized",
-				     "a valid 'Authorization: Bearer TOKEN' is needed");
-			return;
-		}
+/* Whether the request carries the token (when one is set); answers 401
+ * when not. */
+static int collect_authorized(struct collect_srv *s, int fd, const char *peer,
+			      const struct collect_req *req)
+{
+	char want[300];
+
+	if (!s->token)
+		return 1;
+	snprintf(want, sizeof(want), "Bearer %s", s->token);
+	if (strcmp(req->auth, want) == 0)
+		return 1;
+	s->rejected++;
+	collect_log("%s: %s %s: missing or wrong token", peer, req->method,
+		    req->path);
+	collect_text(fd, 401, "Unauthorized",
+		     "a valid 'Authorization: Bearer TOKEN' is needed");
+	return 0;
+}
+
+/* Whether an upload's method, length and (PUT) path are acceptable; the
+ * PUT path's id goes to pid (pidlen bytes).  Answers the refusals. */
+static int collect_upload_ok(struct collect_srv *s, int fd, const char *peer,
+			     const struct collect_req *req, char *pid,
+			     size_t pidlen)
+{
+	const char *base;
+	size_t l;
+
+	if (strcmp(req->method, "PUT") != 0 &&
+	    strcmp(req->method, "POST") != 0) {
+		s->rejected++;
+		collect_text(fd, 405, "Method Not Allowed",
+			     "%s: use GET, PUT or POST", req->method);
+		return 0;
 	}
+	if (req->chunked || req->content_length < 0) {
+		s->rejected++;
+		collect_log("%s: upload without Content-Length", peer);
+		collect_text(fd, 411, "Length Required",
+			     "uploads need a Content-Length (no chunked encoding)");
+		return 0;
+	}
+	if (req->content_length > s->max_size) {
+		s->rejected++;
+		collect_log("%s: upload of %lld bytes over --max-size %lld",
+			    peer, req->content_length, s->max_size);
+		collect_text(fd, 413, "Payload Too Large",
+			     "%lld bytes; the limit is %lld",
+			     req->content_length, s->max_size);
+		return 0;
+	}
+	if (strcmp(req->method, "PUT") != 0)
+		return 1;
+	base = strrchr(req->path, '/') + 1;
+	l = strlen(base);
+	if (l < 6 || strcmp(base + l - 5, ".json") != 0 || l - 5 >= pidlen) {
+		s->rejected++;
+		collect_text(fd, 400, "Bad Request",
+			     "PUT path must end in /ID.json");
+		return 0;
+	}
+	snprintf(pid, pidlen, "%.*s", (int)(l - 5), base);
+	return 1;
+}
+
+/* The id of an uploaded result document, or NULL (answered) when it is
+ * not one or its id disagrees with the path's pid or the request's. */
+static const char *collect_doc_id(struct collect_srv *s, int fd,
+				  const char *peer, const cJSON *doc,
+				  const struct collect_req *req,
+				  const char *pid)
+{
+	const cJSON *id, *sch;
+
+	id = cJSON_GetObjectItemCaseSensitive(doc, "id");
+	sch = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+	if (!cJSON_IsObject(doc) || !cJSON_IsString(sch) ||
+	    strncmp(sch->valuestring, "benchboot.result/", 17) != 0 ||
+	    !cJSON_IsString(id) || !collect_id_ok(id->valuestring)) {
+		s->rejected++;
+		collect_log("%s: upload is not a benchboot.result document with a valid id; nothing stored",
+			    peer);
+		collect_text(fd, 400, "Bad Request",
+			     "expected a JSON object with \"schema\": \"benchboot.result/1\" and an \"id\" of [A-Za-z0-9._-]");
+		return NULL;
+	}
+	if ((pid[0] && strcmp(pid, id->valuestring) != 0) ||
+	    (req->result_id[0] && strcmp(req->result_id, id->valuestring))) {
+		s->rejected++;
+		collect_text(fd, 400, "Bad Request",
+			     "the id in the path or X-Benchboot-Result-Id differs from the document's \"id\" (%s)",
+			     id->valuestring);
+		return NULL;
+	}
+	return id->valuestring;
+}
+
+/* Stores the document id (body, len bytes) and answers how that went. */
+static void collect_accept(struct collect_srv *s, int fd, const char *peer,
+			   const char *id, const char *body, size_t len)
+{
+	int rc, existed;
+
+	rc = collect_store(s, id, body, len, &existed);
+	if (rc == 0 && existed) {
+		s->duplicates++;
+		collect_log("%s: %s already held (same bytes); not stored again",
+			    peer, id);
+		collect_text(fd, 200, "OK", "%s already stored", id);
+	} else if (rc == 0) {
+		s->stored++;
+		collect_log("%s: stored %s (%lld bytes)", peer, id,
+			    (long long)len);
+		collect_text(fd, 201, "Created", "stored %s", id);
+	} else if (rc == -EEXIST) {
+		s->rejected++;
+		collect_log("%s: %s already held with other content; refused",
+			    peer, id);
+		collect_text(fd, 409, "Conflict",
+			     "%s is already stored with other content", id);
+	} else {
+		collect_log("%s: storing %s: %s", peer, id, strerror(-rc));
+		collect_text(fd, 500, "Internal Server Error",
+			     "cannot store: %s", strerror(-rc));
+	}
+}
+
+static void collect_serve(struct collect_srv *s, int fd, const char *peer)
+{
+	char head[COLLECT_MAX_HEAD + 1], *body = NULL;
+	struct collect_req req;
+	size_t have = 0, extra, blen;
+	int hl, rc;
+	cJSON *doc = NULL;
+	const char *id;
+	char pid[200] = "";
+
+	hl = collect_read_head(s, fd, peer, head, &have, &req);
+	if (hl < 0 || !collect_authorized(s, fd, peer, &req))
+		return;
 	if (strcmp(req.method, "GET") == 0) {
 		if (strcmp(req.path, "/") == 0 ||
 		    strcmp(req.path, "/results") == 0 ||
@@ -426,42 +610,10 @@ static void collect_serve(struct collect_srv *s, int fd, const char *peer)
 			collect_get(s, fd, req.path);
 		return;
 	}
-	if (strcmp(req.method, "PUT") != 0 && strcmp(req.method, "POST") != 0) {
-		s->rejected++;
-		collect_text(fd, 405, "Method Not Allowed",
-			     "%s: use GET, PUT or POST", req.method);
+	if (!collect_upload_ok(s, fd, peer, &req, pid, sizeof(pid)))
 		return;
-	}
-	if (req.chunked || req.content_length < 0) {
-		s->rejected++;
-		collect_log("%s: upload without Content-Length", peer);
-		collect_text(fd, 411, "Length Required",
-			     "uploads need a Content-Length (no chunked encoding)");
-		return;
-	}
-	if (req.content_length > s->max_size) {
-		s->rejected++;
-		collect_log("%s: upload of %lld bytes over --max-size %lld",
-			    peer, req.content_length, s->max_size);
-		collect_text(fd, 413, "Payload Too Large",
-			     "%lld bytes; the limit is %lld",
-			     req.content_length, s->max_size);
-		return;
-	}
-	if (strcmp(req.method, "PUT") == 0) {
-		const char *base = strrchr(req.path, '/') + 1;
-		size_t l = strlen(base);
-
-		if (l < 6 || strcmp(base + l - 5, ".json") != 0 ||
-		    l - 5 >= sizeof(pid)) {
-			s->rejected++;
-			collect_text(fd, 400, "Bad Request",
-				     "PUT path must end in /ID.json");
-			return;
-		}
-		snprintf(pid, sizeof(pid), "%.*s", (int)(l - 5), base);
-	}
-	body = malloc((size_t)req.content_length + 1);
+	blen = (size_t)req.content_length;
+	body = malloc(blen + 1);
 	if (!body) {
 		collect_text(fd, 500, "Internal Server Error", "out of memory");
 		return;
@@ -469,15 +621,11 @@ static void collect_serve(struct collect_srv *s, int fd, const char *peer)
 	if (req.expect_continue)
 		send(fd, "HTTP/1.1 100 Continue\r\n\r\n", 25, MSG_NOSIGNAL);
 	/* Body bytes that came with the head. */
-	{
-		size_t extra = have - (size_t)hl;
-
-		if (extra > (size_t)req.content_length)
-			extra = (size_t)req.content_length;
-		memcpy(body, head + hl, extra);
-		rc = collect_read_full(fd, body + extra,
-				       (size_t)req.content_length - extra);
-	}
+	extra = have - (size_t)hl;
+	if (extra > blen)
+		extra = blen;
+	memcpy(body, head + hl, extra);
+	rc = collect_read_full(fd, body + extra, blen - extra);
 	if (rc != 0) {
 		s->rejected++;
 		collect_log("%s: upload cut short (%s); nothing stored", peer,
@@ -487,57 +635,11 @@ static void collect_serve(struct collect_srv *s, int fd, const char *peer)
 			     "body shorter than Content-Length");
 		goto out;
 	}
-	body[req.content_length] = 0;
-	doc = cJSON_ParseWithLength(body, (size_t)req.content_length);
-	id = cJSON_GetObjectItemCaseSensitive(doc, "id");
-	sch = cJSON_GetObjectItemCaseSensitive(doc, "schema");
-	if (!cJSON_IsObject(doc) || !cJSON_IsString(sch) ||
-	    strncmp(sch->valuestring, "benchboot.result/", 17) != 0 ||
-	    !cJSON_IsString(id) || !collect_id_ok(id->valuestring)) {
-		s->rejected++;
-		collect_log(
-			    "%s: upload is not a benchboot.result document with a valid id; nothing stored",
-			    peer);
-		collect_text(fd, 400, "Bad Request",
-			     "expected a JSON object with \"schema\": \"benchboot.result/1\" and an \"id\" of [A-Za-z0-9._-]");
-		goto out;
-	}
-	if ((pid[0] && strcmp(pid, id->valuestring) != 0) ||
-	    (req.result_id[0] && strcmp(req.result_id, id->valuestring))) {
-		s->rejected++;
-		collect_text(fd, 400, "Bad Request",
-			     "the id in the path or X-Benchboot-Result-Id differs from the document's \"id\" (%s)",
-			     id->valuestring);
-		goto out;
-	}
-	rc = collect_store(s, id->valuestring, body,
-			   (size_t)req.content_length, &existed);
-	if (rc == 0 && existed) {
-		s->duplicates++;
-		collect_log(
-			    "%s: %s already held (same bytes); not stored again",
-			    peer, id->valuestring);
-		collect_text(fd, 200, "OK", "%s already stored",
-			     id->valuestring);
-	} else if (rc == 0) {
-		s->stored++;
-		collect_log("%s: stored %s (%lld bytes)", peer,
-			    id->valuestring, req.content_length);
-		collect_text(fd, 201, "Created", "stored %s",
-			     id->valuestring);
-	} else if (rc == -EEXIST) {
-		s->rejected++;
-		collect_log("%s: %s already held with other content; refused",
-			    peer, id->valuestring);
-		collect_text(fd, 409, "Conflict",
-			     "%s is already stored with other content",
-			     id->valuestring);
-	} else {
-		collect_log("%s: storing %s: %s", peer, id->valuestring,
-			    strerror(-rc));
-		collect_text(fd, 500, "Internal Server Error",
-			     "cannot store: %s", strerror(-rc));
-	}
+	body[blen] = 0;
+	doc = cJSON_ParseWithLength(body, blen);
+	id = collect_doc_id(s, fd, peer, doc, &req, pid);
+	if (id)
+		collect_accept(s, fd, peer, id, body, blen);
 out:
 	cJSON_Delete(doc);
 	free(body);
@@ -547,6 +649,34 @@ static void collect_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: benchboot collect --dir DIR --listen [ADDR]:PORT [--token T] [--max-size N]\n");
+}
+
+/* Serves one connection at a time until SIGINT/SIGTERM. */
+static void collect_loop(struct collect_srv *s, int lfd)
+{
+	while (!collect_stop) {
+		struct pollfd p = { .fd = lfd, .events = POLLIN };
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		struct timeval tv = { .tv_sec = 10 };
+		char peer[64] = "?";
+		int fd;
+
+		if (poll(&p, 1, 500) <= 0)
+			continue;
+		fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (ss.ss_family == AF_INET)
+			inet_ntop(AF_INET,
+				  &((struct sockaddr_in *)&ss)->sin_addr,
+				  peer, sizeof(peer));
+		/* A stalled uploader must not hold the collector forever. */
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		collect_serve(s, fd, peer);
+		close(fd);
+	}
 }
 
 int collect_main(int argc, char **argv)
@@ -623,29 +753,7 @@ int collect_main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	collect_log("storing results in %s, listening on %s%s", s.dir,
 		    listen_s, s.token ? " (token required)" : "");
-	while (!collect_stop) {
-		struct pollfd p = { .fd = lfd, .events = POLLIN };
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		struct timeval tv = { .tv_sec = 10 };
-		char peer[64] = "?";
-		int fd;
-
-		if (poll(&p, 1, 500) <= 0)
-			continue;
-		fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (ss.ss_family == AF_INET)
-			inet_ntop(AF_INET,
-				  &((struct sockaddr_in *)&ss)->sin_addr,
-				  peer, sizeof(peer));
-		/* A stalled uploader must not hold the collector forever. */
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		collect_serve(&s, fd, peer);
-		close(fd);
-	}
+	collect_loop(&s, lfd);
 	collect_log("stopping: %llu stored, %llu duplicates, %llu rejected",
 		    (unsigned long long)s.stored,
 		    (unsigned long long)s.duplicates,

@@ -188,8 +188,7 @@ static void probe_print_second(const struct probe_opts *o, uint64_t sec,
 		     (double)o->rate;
 
 	if (o->json)
-		printf(
-		       "{\"schema\":\"benchboot.probe/1\",\"host\":\"%s\",\"t\":{\"realtime_ns\":%llu,\"monotonic_ns\":%llu},\"second\":%llu,\"ideal\":%llu,\"done\":%llu,\"lost\":%llu,\"deviation_pct\":%.3f,\"late_max_ns\":%llu}\n",
+		printf("{\"schema\":\"benchboot.probe/1\",\"host\":\"%s\",\"t\":{\"realtime_ns\":%llu,\"monotonic_ns\":%llu},\"second\":%llu,\"ideal\":%llu,\"done\":%llu,\"lost\":%llu,\"deviation_pct\":%.3f,\"late_max_ns\":%llu}\n",
 		       o->host, (unsigned long long)real,
 		       (unsigned long long)mono, (unsigned long long)sec,
 		       (unsigned long long)o->rate, (unsigned long long)done,

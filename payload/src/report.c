@@ -1264,8 +1264,7 @@ int report_csv(FILE *out, struct report_res *rs, int n)
 	static const char *const sh[] = { "thr", "p50_ns", "p99_ns" };
 	int i, s, w, k;
 
-	fputs(
-	      "result,file,suite,suite_version,workload,step,step_name,concurrency,repeats,complete_repeats,skipped,metric",
+	fputs("result,file,suite,suite_version,workload,step,step_name,concurrency,repeats,complete_repeats,skipped,metric",
 	      out);
 	for (k = 0; k < 3; k++)
 		fprintf(out, ",%s_n,%s_median,%s_mean,%s_ci95_lo,%s_ci95_hi",

@@ -381,8 +381,7 @@ static void sample_print_header(const struct sample_opts *o)
 {
 	int i;
 
-	printf(
-	       "  r   b  us  sy  wa  st  id     cs/s     in/s   sirq/s   free_pg  cache_kB  swpd_kB   bi/s   bo/s  si/s  so/s  load1 net_rx_kB/s net_tx_kB/s");
+	printf("  r   b  us  sy  wa  st  id     cs/s     in/s   sirq/s   free_pg  cache_kB  swpd_kB   bi/s   bo/s  si/s  so/s  load1 net_rx_kB/s net_tx_kB/s");
 	for (i = 0; i < o->nprocs; i++)
 		printf(" %s:cpu%%/rss_MB", o->procs[i]);
 	putchar('\n');
@@ -400,8 +399,7 @@ static void sample_print_row(const struct sample_rates *r)
 		rx += r->ifaces[i].rx_bytes_ps / 1024;
 		tx += r->ifaces[i].tx_bytes_ps / 1024;
 	}
-	printf(
-	       "%3.0f %3.0f %3.0f %3.0f %3.0f %3.0f %3.0f %8.0f %8.0f %8.0f %9.0f %9.0f %8.0f %6.0f %6.0f %5.0f %5.0f %6.2f %11.1f %11.1f",
+	printf("%3.0f %3.0f %3.0f %3.0f %3.0f %3.0f %3.0f %8.0f %8.0f %8.0f %9.0f %9.0f %8.0f %6.0f %6.0f %5.0f %5.0f %6.2f %11.1f %11.1f",
 	       v[SAMPLE_F_RUNNING], v[SAMPLE_F_BLOCKED], v[SAMPLE_F_CPU_USER],
 	       v[SAMPLE_F_CPU_SYSTEM], v[SAMPLE_F_CPU_IOWAIT],
 	       v[SAMPLE_F_CPU_STEAL], v[SAMPLE_F_CPU_IDLE], v[SAMPLE_F_CTXT],
