@@ -124,92 +124,127 @@ static int ctl_check_procs(const cJSON *procs, char *err, size_t errlen)
 	return 0;
 }
 
+/* The roles a hello may announce. */
+static const char *const ctl_roles[] = { "client", "server", "controller" };
+
+static int ctl_check_hello(struct ctl_msg *m, char *err, size_t errlen)
+{
+	const cJSON *o = m->json, *f, *w;
+	size_t i;
+	int rc;
+
+	rc = ctl_get_str(o, "id", &m->id, 64, err, errlen);
+	if (rc == 0)
+		rc = ctl_get_str(o, "role", &m->role, 16, err, errlen);
+	if (rc != 0)
+		return rc;
+	for (i = 0; i < sizeof(ctl_roles) / sizeof(ctl_roles[0]); i++)
+		if (strcmp(m->role, ctl_roles[i]) == 0)
+			break;
+	if (i == sizeof(ctl_roles) / sizeof(ctl_roles[0]))
+		return util_fail(err, errlen, -EINVAL,
+				 "field \"role\": want client, server or controller");
+	f = cJSON_GetObjectItemCaseSensitive(o, "workloads");
+	if (f && !cJSON_IsArray(f))
+		return util_fail(err, errlen, -EINVAL,
+				 "field \"workloads\": not an array");
+	cJSON_ArrayForEach(w, f)
+		if (!cJSON_IsString(w))
+			return util_fail(err, errlen, -EINVAL,
+					 "field \"workloads\": not all strings");
+	f = cJSON_GetObjectItemCaseSensitive(o, "host");
+	if (f && !cJSON_IsObject(f))
+		return util_fail(err, errlen, -EINVAL,
+				 "field \"host\": not an object");
+	return 0;
+}
+
+/* time_req carries seq and t1; time_resp t2 and t3 as well. */
+static int ctl_check_time(struct ctl_msg *m, char *err, size_t errlen)
+{
+	const cJSON *o = m->json;
+	int64_t seq;
+	int rc;
+
+	rc = ctl_get_int(o, "seq", &seq, err, errlen);
+	if (rc == 0 && seq < 0)
+		rc = util_fail(err, errlen, -EINVAL, "field \"seq\": negative");
+	m->seq = (uint64_t)seq;
+	if (rc == 0)
+		rc = ctl_get_int(o, "t1", &m->t1, err, errlen);
+	if (rc == 0 && m->type == CTL_TIME_RESP)
+		rc = ctl_get_int(o, "t2", &m->t2, err, errlen);
+	if (rc == 0 && m->type == CTL_TIME_RESP)
+		rc = ctl_get_int(o, "t3", &m->t3, err, errlen);
+	return rc;
+}
+
+static int ctl_check_run(struct ctl_msg *m, char *err, size_t errlen)
+{
+	int rc;
+
+	rc = ctl_get_str(m->json, "step", &m->step, 200, err, errlen);
+	if (rc == 0)
+		rc = ctl_get_int(m->json, "start_at", &m->start_at, err,
+				 errlen);
+	if (rc != 0)
+		return rc;
+	m->procs = cJSON_GetObjectItemCaseSensitive(m->json, "procs");
+	return ctl_check_procs(m->procs, err, errlen);
+}
+
+static int ctl_check_result(struct ctl_msg *m, char *err, size_t errlen)
+{
+	const cJSON *r;
+	int rc;
+
+	rc = ctl_get_str(m->json, "step", &m->step, 200, err, errlen);
+	if (rc != 0)
+		return rc;
+	m->records = cJSON_GetObjectItemCaseSensitive(m->json, "records");
+	if (!cJSON_IsArray(m->records))
+		return util_fail(err, errlen, -EINVAL,
+				 "field \"records\": missing or not an array");
+	cJSON_ArrayForEach(r, m->records)
+		if (!cJSON_IsObject(r))
+			return util_fail(err, errlen, -EINVAL,
+					 "field \"records\": not all objects");
+	return 0;
+}
+
+static int ctl_check_series(struct ctl_msg *m, char *err, size_t errlen)
+{
+	int rc;
+
+	rc = ctl_get_str(m->json, "source", &m->source, 16, err, errlen);
+	if (rc != 0)
+		return rc;
+	m->rec = cJSON_GetObjectItemCaseSensitive(m->json, "rec");
+	if (!cJSON_IsObject(m->rec))
+		return util_fail(err, errlen, -EINVAL,
+				 "field \"rec\": missing or not an object");
+	return 0;
+}
+
 static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 {
-	const cJSON *o = m->json, *f;
-	int64_t seq;
-	int rc = 0;
-
 	switch (m->type) {
 	case CTL_HELLO:
-		rc = ctl_get_str(o, "id", &m->id, 64, err, errlen);
-		if (rc == 0)
-			rc = ctl_get_str(o, "role", &m->role, 16, err, errlen);
-		if (rc == 0 && strcmp(m->role, "client") != 0 &&
-		    strcmp(m->role, "server") != 0 &&
-		    strcmp(m->role, "controller") != 0)
-			rc = util_fail(err, errlen, -EINVAL,
-				       "field \"role\": want client, server or controller");
-		f = cJSON_GetObjectItemCaseSensitive(o, "workloads");
-		if (rc == 0 && f) {
-			const cJSON *w;
-
-			if (!cJSON_IsArray(f))
-				return util_fail(err, errlen, -EINVAL,
-						 "field \"workloads\": not an array");
-			cJSON_ArrayForEach(w, f)
-				if (!cJSON_IsString(w))
-					return util_fail(err, errlen, -EINVAL,
-							 "field \"workloads\": not all strings");
-		}
-		f = cJSON_GetObjectItemCaseSensitive(o, "host");
-		if (rc == 0 && f && !cJSON_IsObject(f))
-			rc = util_fail(err, errlen, -EINVAL,
-				       "field \"host\": not an object");
-		return rc;
+		return ctl_check_hello(m, err, errlen);
 	case CTL_WELCOME:
-		return ctl_get_str(o, "controller", &m->id, 64, err, errlen);
+		return ctl_get_str(m->json, "controller", &m->id, 64, err,
+				   errlen);
 	case CTL_TIME_REQ:
 	case CTL_TIME_RESP:
-		rc = ctl_get_int(o, "seq", &seq, err, errlen);
-		if (rc == 0 && seq < 0)
-			rc = util_fail(err, errlen, -EINVAL,
-				       "field \"seq\": negative");
-		m->seq = (uint64_t)seq;
-		if (rc == 0)
-			rc = ctl_get_int(o, "t1", &m->t1, err, errlen);
-		if (rc == 0 && m->type == CTL_TIME_RESP)
-			rc = ctl_get_int(o, "t2", &m->t2, err, errlen);
-		if (rc == 0 && m->type == CTL_TIME_RESP)
-			rc = ctl_get_int(o, "t3", &m->t3, err, errlen);
-		return rc;
+		return ctl_check_time(m, err, errlen);
 	case CTL_RUN:
-		rc = ctl_get_str(o, "step", &m->step, 200, err, errlen);
-		if (rc == 0)
-			rc = ctl_get_int(o, "start_at", &m->start_at, err,
-					 errlen);
-		if (rc == 0) {
-			m->procs = cJSON_GetObjectItemCaseSensitive(o, "procs");
-			rc = ctl_check_procs(m->procs, err, errlen);
-		}
-		return rc;
-	case CTL_RESULT: {
-		const cJSON *r;
-
-		rc = ctl_get_str(o, "step", &m->step, 200, err, errlen);
-		if (rc != 0)
-			return rc;
-		m->records = cJSON_GetObjectItemCaseSensitive(o, "records");
-		if (!cJSON_IsArray(m->records))
-			return util_fail(err, errlen, -EINVAL,
-					 "field \"records\": missing or not an array");
-		cJSON_ArrayForEach(r, m->records)
-			if (!cJSON_IsObject(r))
-				return util_fail(err, errlen, -EINVAL,
-						 "field \"records\": not all objects");
-		return 0;
-	}
+		return ctl_check_run(m, err, errlen);
+	case CTL_RESULT:
+		return ctl_check_result(m, err, errlen);
 	case CTL_SERIES:
-		rc = ctl_get_str(o, "source", &m->source, 16, err, errlen);
-		if (rc != 0)
-			return rc;
-		m->rec = cJSON_GetObjectItemCaseSensitive(o, "rec");
-		if (!cJSON_IsObject(m->rec))
-			return util_fail(err, errlen, -EINVAL,
-					 "field \"rec\": missing or not an object");
-		return 0;
+		return ctl_check_series(m, err, errlen);
 	case CTL_ABORT:
-		return ctl_get_str(o, "step", &m->step, 200, err, errlen);
+		return ctl_get_str(m->json, "step", &m->step, 200, err, errlen);
 	case CTL_DONE:
 		return 0;
 	}

@@ -57,82 +57,88 @@ static int add_path(struct http_target_set *ts, const char *path, size_t n)
  * recursively; the URL is only for messages. */
 static int expand(struct http_target_set *ts, char *buf, size_t blen,
 		  const char *rest, const char *url, char *err,
-		  size_t errlen)
+		  size_t errlen);
+
+/* rest has no brace group left: the path is whole. */
+static int expand_leaf(struct http_target_set *ts, char *buf, size_t blen,
+		       const char *rest, const char *url, char *err,
+		       size_t errlen)
 {
-	const char *open = strchr(rest, '{'), *close, *dots, *item, *comma;
+	size_t n = strlen(rest);
+	int rc;
+
+	if (strchr(rest, '}'))
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s': '}' without '{'", url);
+	if (blen + n >= PATH_MAX_LEN)
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s': path longer than %d bytes", url,
+				 PATH_MAX_LEN);
+	memcpy(buf + blen, rest, n);
+	rc = add_path(ts, buf, blen + n);
+	if (rc == -E2BIG)
+		return util_fail(err, errlen, rc,
+				 "URL '%s' expands to more than %u paths", url,
+				 HTTP_TARGET_MAX);
+	return rc;
+}
+
+/* {A..B} (open..close, dots at the ".."): decimal range, either way; a
+ * leading zero in A pads every value to A's width. */
+static int expand_range(struct http_target_set *ts, char *buf, size_t blen,
+			const char *open, const char *dots,
+			const char *close, const char *url, char *err,
+			size_t errlen)
+{
 	unsigned long long a, b, v;
-	size_t pre, n, width;
+	size_t n, width;
 	char *end;
 	int rc, step;
 
-	if (!open) {
-		n = strlen(rest);
-		if (strchr(rest, '}'))
-			return util_fail(err, errlen, -EINVAL,
-					 "URL '%s': '}' without '{'", url);
+	errno = 0;
+	a = strtoull(open + 1, &end, 10);
+	if (end != dots || end == open + 1 || errno)
+		goto bad_range;
+	width = open[1] == '0' && dots - open - 1 > 1 ?
+		(size_t)(dots - open - 1) : 1;
+	b = strtoull(dots + 2, &end, 10);
+	if (end != close || end == dots + 2 || errno ||
+	    !isdigit((unsigned char)open[1]) ||
+	    !isdigit((unsigned char)dots[2]))
+		goto bad_range;
+	step = a <= b ? 1 : -1;
+	if ((a <= b ? b - a : a - b) >= HTTP_TARGET_MAX)
+		return util_fail(err, errlen, -E2BIG,
+				 "URL '%s': range {%llu..%llu} is too large",
+				 url, a, b);
+	for (v = a;; v += (unsigned long long)(long long)step) {
+		n = (size_t)snprintf(buf + blen, PATH_MAX_LEN - blen, "%0*llu",
+				     (int)width, v);
 		if (blen + n >= PATH_MAX_LEN)
 			return util_fail(err, errlen, -EINVAL,
-					 "URL '%s': path longer than %d bytes",
-					 url, PATH_MAX_LEN);
-		memcpy(buf + blen, rest, n);
-		rc = add_path(ts, buf, blen + n);
-		if (rc == -E2BIG)
-			return util_fail(err, errlen, rc,
-					 "URL '%s' expands to more than %u paths",
-					 url, HTTP_TARGET_MAX);
-		return rc;
+					 "URL '%s': path too long", url);
+		rc = expand(ts, buf, blen + n, close + 1, url, err, errlen);
+		if (rc != 0)
+			return rc;
+		if (v == b)
+			break;
 	}
-	pre = (size_t)(open - rest);
-	if (memchr(rest, '}', pre))
-		return util_fail(err, errlen, -EINVAL,
-				 "URL '%s': '}' without '{'", url);
-	close = strchr(open, '}');
-	if (!close)
-		return util_fail(err, errlen, -EINVAL,
-				 "URL '%s': '{' is never closed", url);
-	if (memchr(open + 1, '{', (size_t)(close - open - 1)))
-		return util_fail(err, errlen, -EINVAL, "URL '%s': nested '{'",
-				 url);
-	if (blen + pre >= PATH_MAX_LEN)
-		return util_fail(err, errlen, -EINVAL,
-				 "URL '%s': path too long", url);
-	memcpy(buf + blen, rest, pre);
-	blen += pre;
-	dots = strstr(open, "..");
-	if (dots && dots < close) {
-		/* {A..B}: decimal range; a leading zero in A pads. */
-		errno = 0;
-		a = strtoull(open + 1, &end, 10);
-		if (end != dots || end == open + 1 || errno)
-			goto bad_range;
-		width = open[1] == '0' && dots - open - 1 > 1 ?
-			(size_t)(dots - open - 1) : 1;
-		b = strtoull(dots + 2, &end, 10);
-		if (end != close || end == dots + 2 || errno ||
-		    !isdigit((unsigned char)open[1]) ||
-		    !isdigit((unsigned char)dots[2]))
-			goto bad_range;
-		step = a <= b ? 1 : -1;
-		if ((a <= b ? b - a : a - b) >= HTTP_TARGET_MAX)
-			return util_fail(err, errlen, -E2BIG,
-					 "URL '%s': range {%llu..%llu} is too large",
-					 url, a, b);
-		for (v = a;; v += (unsigned long long)(long long)step) {
-			n = (size_t)snprintf(buf + blen, PATH_MAX_LEN - blen,
-					     "%0*llu", (int)width, v);
-			if (blen + n >= PATH_MAX_LEN)
-				return util_fail(err, errlen, -EINVAL,
-						 "URL '%s': path too long",
-						 url);
-			rc = expand(ts, buf, blen + n, close + 1, url, err,
-				    errlen);
-			if (rc != 0)
-				return rc;
-			if (v == b)
-				break;
-		}
-		return 0;
-	}
+	return 0;
+bad_range:
+	return util_fail(err, errlen, -EINVAL,
+			 "URL '%s': bad range '%.*s' (want {A..B} with decimal A and B)",
+			 url, (int)(close - open + 1), open);
+}
+
+/* {a,b,...} (open..close): each item in turn. */
+static int expand_list(struct http_target_set *ts, char *buf, size_t blen,
+		       const char *open, const char *close, const char *url,
+		       char *err, size_t errlen)
+{
+	const char *item, *comma;
+	size_t n;
+	int rc;
+
 	if (!memchr(open, ',', (size_t)(close - open)))
 		return util_fail(err, errlen, -EINVAL,
 				 "URL '%s': brace group '%.*s' is neither {A..B} nor {a,b,...}",
@@ -151,10 +157,38 @@ static int expand(struct http_target_set *ts, char *buf, size_t blen,
 			return rc;
 	}
 	return 0;
-bad_range:
-	return util_fail(err, errlen, -EINVAL,
-			 "URL '%s': bad range '%.*s' (want {A..B} with decimal A and B)",
-			 url, (int)(close - open + 1), open);
+}
+
+static int expand(struct http_target_set *ts, char *buf, size_t blen,
+		  const char *rest, const char *url, char *err,
+		  size_t errlen)
+{
+	const char *open = strchr(rest, '{'), *close, *dots;
+	size_t pre;
+
+	if (!open)
+		return expand_leaf(ts, buf, blen, rest, url, err, errlen);
+	pre = (size_t)(open - rest);
+	if (memchr(rest, '}', pre))
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s': '}' without '{'", url);
+	close = strchr(open, '}');
+	if (!close)
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s': '{' is never closed", url);
+	if (memchr(open + 1, '{', (size_t)(close - open - 1)))
+		return util_fail(err, errlen, -EINVAL, "URL '%s': nested '{'",
+				 url);
+	if (blen + pre >= PATH_MAX_LEN)
+		return util_fail(err, errlen, -EINVAL,
+				 "URL '%s': path too long", url);
+	memcpy(buf + blen, rest, pre);
+	blen += pre;
+	dots = strstr(open, "..");
+	if (dots && dots < close)
+		return expand_range(ts, buf, blen, open, dots, close, url, err,
+				    errlen);
+	return expand_list(ts, buf, blen, open, close, url, err, errlen);
 }
 
 static int add_pattern(struct http_target_set *ts, const char *path,
