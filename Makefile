@@ -94,6 +94,11 @@ TEST_DEPS_STAMP := $(OUT)/.test-deps
 $(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
 	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))
 	$(Q)mkdir -p $(@D) && touch $@
+# As root once, so that `make test` then runs as any user.  Not part of
+# `make deps`: it installs and starts servers (MariaDB, nginx, Postfix,
+# Avahi) that a machine which only builds and runs the images has no use for.
+.PHONY: test-deps
+test-deps: $(TEST_DEPS_STAMP)
 
 INTEGRATION_TESTS := $(sort $(wildcard payload/tests/integration/*.sh))
 # The fuzzers are host programs (clang, libFuzzer) built from the same
@@ -166,8 +171,11 @@ distclean: clean
 help:
 	@echo 'make [ARCH=x86_64|ppc64le|ppc] [O=out] [DL_DIR=dl] [V=1] TARGET'
 	@echo '  all      everything for ARCH (default)'
-	@echo '  deps     install the Debian packages the build needs'
+	@echo '  deps     install the Debian packages the build and `make run` need'
+	@echo '  run      the smoke suite in QEMU: 1 server + 2 client VMs'
+	@echo '           (SUITE=, CLIENTS=; docs/run.md)'
 	@echo '  test     every test (unit, integration, fuzz, QEMU) of every ARCH,'
 	@echo '           or of ARCH alone when ARCH= is given'
+	@echo '  test-deps  install the Debian packages `make test` needs'
 	@echo '  pins     re-pin every input to what the archive serves now'
 	@echo '  clean    remove $$(O); distclean also removes $$(DL_DIR)'

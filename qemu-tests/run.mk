@@ -7,8 +7,30 @@ SUITE ?= smoke
 CLIENTS ?= 2
 RUN_SERVER_ARCH ?= $(ARCH)
 
-.PHONY: run run-server-images
-run: $(BENCHBOOT) $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) \
+# The host packages run.sh needs, installed before it runs: a fresh
+# machine has none of them (`make run` used to build everything and then
+# stop at "run: qemu-system-x86_64 missing", as only `make test` installed
+# QEMU).  qemu-system-x86: the VMs and qemu-tests/lib.sh's KVM probe;
+# iproute2: the root LAN (ip netns, bridge, tuntap) and ss (free ports);
+# vde2: the LAN without root (vde_switch, slirpvde), installed either way
+# since RUN_NET is chosen when run.sh starts.  No OVMF and no dnsmasq: the
+# VMs boot their kernel directly (-kernel) and nobody serves them DHCP.
+# A ppc64le server boots on qemu-system-ppc64, hence a stamp of its own.
+# payload/tests/integration/007_run_deps.sh checks that every command
+# run.sh calls comes from this list (or from an essential package).
+RUN_PACKAGES := qemu-system-x86 iproute2 vde2 \
+	$(if $(filter ppc64le,$(RUN_SERVER_ARCH)),qemu-system-ppc)
+RUN_DEPS_STAMP := $(OUT)/.run-deps$(if $(filter-out $(ARCH),\
+	$(RUN_SERVER_ARCH)),-$(RUN_SERVER_ARCH))
+$(RUN_DEPS_STAMP): image/deps/host-packages.sh qemu-tests/run.mk
+	$(Q)image/deps/host-packages.sh $(sort $(RUN_PACKAGES))
+	$(Q)mkdir -p $(@D) && touch $@
+
+# `make deps` (as root, once) installs what `make run` needs too.
+.PHONY: run run-server-images run-deps
+run-deps: $(RUN_DEPS_STAMP)
+deps: $(RUN_DEPS_STAMP)
+run: $(RUN_DEPS_STAMP) $(BENCHBOOT) $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) \
 		$(if $(filter-out $(ARCH),$(RUN_SERVER_ARCH)),run-server-images)
 	$(Q)$(TEST_ENV) SUITE=$(SUITE) CLIENTS=$(CLIENTS) \
 		RUN_SERVER_ARCH=$(RUN_SERVER_ARCH) qemu-tests/run.sh
