@@ -7,6 +7,9 @@
 # and requests counted by nginx's stub_status beside the client's count.
 # Targets (issue 4): unpipelined CPU/request <= 0.8 x wrk's; --pipeline 8
 # <= 2.0 us/request; --rate holds the asked rate within 1 %.
+# BENCHBOOT_B=PATH: a second benchboot (say, the build before a change)
+# run in the same alternation as "benchboot-b", so that both see the same
+# machine noise; its rows follow benchboot's.
 # Not a test: the figures depend on the machine and on what else runs.
 set -u
 secs=${1:-5}
@@ -15,6 +18,9 @@ conns=${CONNS:-32}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bb=${BENCHBOOT:-$top/out/x86_64/bin/benchboot}
 [ -x "$bb" ] || { echo "no benchboot at $bb (set BENCHBOOT)" >&2; exit 2; }
+bbb=${BENCHBOOT_B:-}
+tools="benchboot${bbb:+ benchboot-b} wrk"
+[ -z "$bbb" ] || [ -x "$bbb" ] || { echo "no benchboot at $bbb" >&2; exit 2; }
 for t in wrk nginx taskset jq /usr/bin/time; do
 	command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }
 done
@@ -45,11 +51,13 @@ LUA
 # client_reqs nginx_reqs" to $RUN_DIR/TOOL.PIPELINE.
 one() {
 	s0=$(nginx_requests)
-	if [ "$1" = benchboot ]; then
+	if [ "$1" != wrk ]; then
+		b=$bb
+		[ "$1" = benchboot-b ] && b=$bbb
 		extra=
 		[ "$2" -gt 1 ] && extra="--pipeline $2"
 		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
-			"$bb" http --json -t 1 -c "$conns" -d "${secs}s" \
+			"$b" http --json -t 1 -c "$conns" -d "${secs}s" \
 			$extra \
 			"$url" >"$RUN_DIR/out.json"
 		n=$(jq .counters.requests "$RUN_DIR/out.json")
@@ -84,15 +92,16 @@ echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for p in 1 8; do
 	i=0
 	while [ $i -lt "$reps" ]; do
-		one benchboot $p
-		one wrk $p
+		for t in $tools; do
+			one $t $p
+		done
 		i=$((i + 1))
 	done
 done
 printf "%-11s %-10s %12s %10s %12s %12s\n" case tool "cpu us/req" \
 	"req/s" "client reqs" "nginx reqs"
 for p in 1 8; do
-	for t in benchboot wrk; do
+	for t in $tools; do
 		f=$RUN_DIR/$t.$p
 		printf "%-11s %-10s %12s %10s %12s %12s\n" "pipeline $p" $t \
 			"$(median "$f" 1)" "$(median "$f" 2)" \
@@ -102,24 +111,35 @@ for p in 1 8; do
 	    -v b="$(median "$RUN_DIR/wrk.$p" 1)" -v p=$p 'BEGIN {
 		printf "  pipeline %d: benchboot/wrk cpu per request %.2f\n",
 			p, a / b }'
+	[ -z "$bbb" ] || awk -v a="$(median "$RUN_DIR/benchboot.$p" 1)" \
+	    -v b="$(median "$RUN_DIR/benchboot-b.$p" 1)" \
+	    -v r="$(median "$RUN_DIR/benchboot.$p" 2)" \
+	    -v q="$(median "$RUN_DIR/benchboot-b.$p" 2)" -v p=$p 'BEGIN {
+		printf "  pipeline %d: benchboot/benchboot-b cpu per request" \
+			" %.3f, req/s %.3f\n", p, a / b, r / q }'
 done
 echo "  (target: pipeline 1 ratio <= 0.80; pipeline 8 benchboot <= 2.0 us)"
 echo "# per-run rows (cpu us/req, req/s, client reqs, nginx reqs):"
-for f in "$RUN_DIR"/benchboot.* "$RUN_DIR"/wrk.*; do
+for f in "$RUN_DIR"/benchboot.* "$RUN_DIR"/benchboot-b.* "$RUN_DIR"/wrk.*; do
+	[ -f "$f" ] || continue
 	echo "#   ${f##*/}: $(tr '\n' ';' <"$f")"
 done
 
 # Open loop: does --rate hold the asked rate?
 rate=${RATE:-5000}
-s0=$(nginx_requests)
-taskset -c 1 "$bb" http --json -t 1 -c "$conns" -d "${secs}s" \
-	--rate "$rate" "$url" >"$RUN_DIR/rate.json"
-s1=$(nginx_requests)
-jq -r --arg r "$rate" --arg n $((s1 - s0 - 1)) '
-	(.counters.requests / .elapsed_s) as $got |
-	"rate: asked \($r)/s, done \($got | floor)/s " +
-	"(\((($got / ($r | tonumber) - 1) * 100) * 100 | round / 100) %), " +
-	"p50 \(.latency.p50 / 1000 | floor) us, p99 " +
-	"\(.latency.p99 / 1000 | floor) us, client \(.counters.requests) " +
-	"nginx \($n)"' "$RUN_DIR/rate.json"
+for b in "$bb" $bbb; do
+	s0=$(nginx_requests)
+	taskset -c 1 "$b" http --json -t 1 -c "$conns" -d "${secs}s" \
+		--rate "$rate" "$url" >"$RUN_DIR/rate.json"
+	s1=$(nginx_requests)
+	label=benchboot
+	[ "$b" = "$bb" ] || label=benchboot-b
+	jq -r --arg r "$rate" --arg n $((s1 - s0 - 1)) --arg l $label '
+		(.counters.requests / .elapsed_s) as $got |
+		"\($l) rate: asked \($r)/s, done \($got | floor)/s " +
+		"(\((($got / ($r | tonumber) - 1) * 100) * 100 | round / 100) %), " +
+		"p50 \(.latency.p50 / 1000 | floor) us, p99 " +
+		"\(.latency.p99 / 1000 | floor) us, client \(.counters.requests) " +
+		"nginx \($n)"' "$RUN_DIR/rate.json"
+done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

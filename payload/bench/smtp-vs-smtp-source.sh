@@ -9,12 +9,16 @@
 # /usr/bin/time, the same for both), and the mails smtp-sink counted.
 # smtp-sink offers PIPELINING; we use it, smtp-source does not.
 # Targets (issue 5): mails/s >= smtp-source's, CPU/message <= 0.7 x.
+# BENCHBOOT_B=PATH: a second benchboot (say, the build before a change)
+# run right after benchboot in each case, as "benchboot-b".
 # Not a test: the figures depend on the machine and on what else runs.
 set -u
 mails=${1:-20000}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bb=${BENCHBOOT:-$top/out/x86_64/bin/benchboot}
 [ -x "$bb" ] || { echo "no benchboot at $bb (set BENCHBOOT)" >&2; exit 2; }
+bbb=${BENCHBOOT_B:-}
+[ -z "$bbb" ] || [ -x "$bbb" ] || { echo "no benchboot at $bbb" >&2; exit 2; }
 for t in smtp-source smtp-sink taskset jq /usr/bin/time; do
 	command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }
 done
@@ -43,11 +47,13 @@ size=$(jq '.counters.bytes - 3' "$RUN_DIR/size.json")
 one() {
 	m0=$(sunk)
 	s=$(date +%s.%N)
-	if [ "$1" = benchboot ]; then
+	if [ "$1" != smtp-source ]; then
+		b=$bb
+		[ "$1" = benchboot-b ] && b=$bbb
 		extra=
 		[ "$2" = new ] && extra=--new-session
 		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
-			"$bb" smtp --json -c 16 -n "$3" $extra \
+			"$b" smtp --json -c 16 -n "$3" $extra \
 			--from a@bench.test --to b@sink.test \
 			"127.0.0.1:$port" >"$RUN_DIR/out.json"
 		n=$(jq .counters.mails "$RUN_DIR/out.json")
@@ -74,7 +80,7 @@ printf "%-12s %-6s %7s %9s %7s %8s %7s\n" tool mode mails "mails/s" cpu_s \
 for mode in reuse new; do
 	n=$mails
 	[ $mode = new ] && n=$((mails / 4))
-	for tool in benchboot smtp-source; do
+	for tool in benchboot ${bbb:+benchboot-b} smtp-source; do
 		one $tool $mode $n
 	done | tee "$RUN_DIR/res.$mode"
 	awk -v m=$mode '$1 == "benchboot" {r = $4; c = $6}
@@ -82,4 +88,9 @@ for mode in reuse new; do
 		END {printf "# %s: benchboot/smtp-source mails/s %.2f (target" \
 			" >= 1), CPU per mail %.2f (target <= 0.7)\n", m,
 			R ? r / R : 0, C ? c / C : 0}' "$RUN_DIR/res.$mode"
+	[ -z "$bbb" ] || awk -v m=$mode '$1 == "benchboot" {r = $4; c = $6}
+		$1 == "benchboot-b" {R = $4; C = $6}
+		END {printf "# %s: benchboot/benchboot-b mails/s %.3f, CPU" \
+			" per mail %.3f\n", m, R ? r / R : 0, C ? c / C : 0}' \
+		"$RUN_DIR/res.$mode"
 done

@@ -10,12 +10,16 @@
 # SELECT and executes it in the binary protocol) and --db-ps-mode=disable
 # (plain text queries, as our point-select sent before 2026-12-01).
 # Target (issue 5): our CPU/query <= 0.5 x sysbench's.
+# BENCHBOOT_B=PATH: a second benchboot (say, the build before a change)
+# run right after benchboot in each case, as "benchboot-b".
 # Not a test: the figures depend on the machine and on what else runs.
 set -u
 secs=${1:-10}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bb=${BENCHBOOT:-$top/out/x86_64/bin/benchboot}
 [ -x "$bb" ] || { echo "no benchboot at $bb (set BENCHBOOT)" >&2; exit 2; }
+bbb=${BENCHBOOT_B:-}
+[ -z "$bbb" ] || [ -x "$bbb" ] || { echo "no benchboot at $bbb" >&2; exit 2; }
 for t in sysbench mariadbd taskset jq /usr/bin/time; do
 	command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }
 done
@@ -42,9 +46,11 @@ $sb prepare >/dev/null || exit 1
 one() {
 	q0=$(queries)
 	case $1 in
-	benchboot)
+	benchboot*)
+		b=$bb
+		[ "$1" = benchboot-b ] && b=$bbb
 		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
-			"$bb" sql --workload=point-select -t 1 -c "$2" \
+			"$b" sql --workload=point-select -t 1 -c "$2" \
 			-d "${secs}s" --rows $rows --host 127.0.0.1 \
 			--port "$MARIADB_PORT" --user bench --password bench \
 			--db bench --json >"$RUN_DIR/out.json"
@@ -72,7 +78,7 @@ echo "# client CPU 1; queries counted by the server."
 printf "%-14s %5s %10s %10s %8s %8s\n" tool conns queries "q/s" cpu_s \
 	"us/query"
 for c in 1 16; do
-	for tool in benchboot sysbench sysbench-text; do
+	for tool in benchboot ${bbb:+benchboot-b} sysbench sysbench-text; do
 		one $tool $c
 	done | tee "$RUN_DIR/res.$c"
 	awk -v c=$c '$1 == "benchboot" {b = $6} $1 == "sysbench" {s = $6}
@@ -80,4 +86,9 @@ for c in 1 16; do
 		END {printf "# %d conns: benchboot/sysbench CPU per query %.2f" \
 			" (text protocol: %.2f); target <= 0.5\n", c,
 			s ? b / s : 0, x ? b / x : 0}' "$RUN_DIR/res.$c"
+	[ -z "$bbb" ] || awk -v c=$c '$1 == "benchboot" {b = $6; r = $4}
+		$1 == "benchboot-b" {B = $6; R = $4}
+		END {printf "# %d conns: benchboot/benchboot-b CPU per query" \
+			" %.3f, q/s %.3f\n", c, B ? b / B : 0, R ? r / R : 0}' \
+		"$RUN_DIR/res.$c"
 done

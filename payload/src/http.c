@@ -278,8 +278,7 @@ static void conn_eof(struct http_conn *c, uint64_t now)
 		return;
 	}
 	if (c->responses == 0) {
-		conn_drop(c, HTTP_E_READ, "server closed the connection "
-			  "before any response", 0, now);
+		conn_drop(c, HTTP_E_READ, "server closed the connection before any response", 0, now);
 		return;
 	}
 	conn_recycle(c, now);

@@ -96,8 +96,7 @@ void lg_print_hist(FILE *out, const char *label, const struct hist *h)
 		fprintf(out, "  %-11s no samples\n", label);
 		return;
 	}
-	fprintf(out, "  %-11s mean %s  p50 %s  p90 %s  p99 %s  "
-		"p99.9 %s  max %s\n", label,
+	fprintf(out, "  %-11s mean %s  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s\n", label,
 		lg_fmt_ns(a, sizeof(a), hist_mean(h)),
 		lg_fmt_ns(b, sizeof(b), (double)hist_percentile(h, 50)),
 		lg_fmt_ns(c, sizeof(c), (double)hist_percentile(h, 90)),
@@ -239,9 +238,10 @@ int lg_opt_parse(const struct lg_optset *set, int argc, char **argv,
 				return rc;
 			/* Two strings for the format: the value and the
 			 * argument as typed ("--rate=x" or "x"). */
-			snprintf(err, errlen, o->bad ? o->bad : set->bad,
-				 optarg, argv[optind - 1]);
-			return -EINVAL;
+			return util_fail(err, errlen, -EINVAL,
+					 o->bad ? o->bad : set->bad ? set->bad :
+					 "bad value '%s' in '%s'", optarg,
+					 argv[optind - 1]);
 		}
 		if (o->seen)
 			*o->seen = 1;

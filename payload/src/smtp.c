@@ -634,8 +634,7 @@ static int smtp_load_message(struct smtp_run *run, const char *path)
 				strerror(errno));
 	if (fstat(fd, &st) != 0 || st.st_size > 64 * 1024 * 1024) {
 		close(fd);
-		return util_err("smtp", EFBIG, "--message %s: not a file of "
-				"at most 64 MB", path);
+		return util_err("smtp", EFBIG, "--message %s: not a file of at most 64 MB", path);
 	}
 	raw = malloc((size_t)st.st_size + 1);
 	if (!raw) {
@@ -652,8 +651,7 @@ static int smtp_load_message(struct smtp_run *run, const char *path)
 	rc = smtp_msg_wire(raw, (size_t)n, &run->msg, &run->msglen);
 	free(raw);
 	if (rc == -EINVAL)
-		return util_err("smtp", EINVAL, "--message %s: NUL byte or "
-				"bare CR (not valid in SMTP)", path);
+		return util_err("smtp", EINVAL, "--message %s: NUL byte or bare CR (not valid in SMTP)", path);
 	return rc;
 }
 

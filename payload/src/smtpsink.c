@@ -309,8 +309,7 @@ static void sink_process(struct sink_thr *t, struct sink_conn *c)
 				if (!nl) {
 					if (c->inlen - pos >= SMTP_LINE_MAX) {
 						t->n.err_protocol++;
-						sink_reply(c, "500 5.5.2 line "
-							   "too long\r\n");
+						sink_reply(c, "500 5.5.2 line too long\r\n");
 						c->state = S_CLOSING;
 					}
 					break;
@@ -491,8 +490,7 @@ static void sink_report(const struct sink_cfg *cfg,
 	}
 	printf("smtp-sink %s: %.2f s, %u threads%s\n", listen_on, elapsed,
 	       cfg->threads, cfg->store ? ", storing with fsync" : "");
-	printf("  mails       %llu accepted (%llu recipients, %.1f MB), "
-	       "%llu tempfailed, %llu rejected, %llu sessions\n",
+	printf("  mails       %llu accepted (%llu recipients, %.1f MB), %llu tempfailed, %llu rejected, %llu sessions\n",
 	       (unsigned long long)(tot->messages - tot->tempfailed -
 				    tot->rejected),
 	       (unsigned long long)tot->rcpts, (double)tot->bytes / 1e6,

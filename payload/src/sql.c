@@ -68,14 +68,14 @@ struct st_mysql *sql_connect(const struct sql_target *tg, char *err,
 	MYSQL *m = mysql_init(NULL);
 
 	if (!m) {
-		snprintf(err, errlen, "mysql_init: out of memory");
+		util_fail(err, errlen, -ENOMEM, "mysql_init: out of memory");
 		*cls = SQL_E_CLIENT;
 		return NULL;
 	}
 	sql_target_options(m, tg);
 	if (!mysql_real_connect(m, tg->host, tg->user, tg->password, tg->db,
 				tg->port, tg->socket, 0)) {
-		snprintf(err, errlen, "%s", mysql_error(m));
+		util_fail(err, errlen, -EIO, "%s", mysql_error(m));
 		*cls = sql_err_class(mysql_errno(m), util_mono_ns() - t0,
 				     (uint64_t)tg->timeout_s * 1000000000ULL);
 		/* Any failure to get a session is a connect error, even a
@@ -806,8 +806,7 @@ static void sql_report(struct sql_run *run, struct sql_stats *tot,
 		lg_record_print(rec);
 		return;
 	}
-	printf("sql %s: %u threads, %u connections, %.2f s, %s loop, %s "
-	       "engine\n", wl->name, run->threads, run->conns, elapsed,
+	printf("sql %s: %u threads, %u connections, %.2f s, %s loop, %s engine\n", wl->name, run->threads, run->conns, elapsed,
 	       run->rate > 0 ? "open" : "closed",
 	       sql_is_ps(run) ? "wire" : SQL_BACKEND);
 	printf("  statements  %llu (%.1f/s)", (unsigned long long)tot->stmts,
@@ -840,15 +839,13 @@ static int sql_detect_rows(struct sql_run *run, struct sql_stats *tot)
 	m = sql_connect(&run->tg, err, sizeof(err), &cls);
 	if (!m) {
 		tot->err[cls]++;
-		util_err("sql", EIO, "cannot count the rows of %s (%s); "
-			 "assuming 10000", run->cfg.table, err);
+		util_err("sql", EIO, "cannot count the rows of %s (%s); assuming 10000", run->cfg.table, err);
 		run->cfg.rows = 10000;
 		return 0;
 	}
 	snprintf(q, sizeof(q), "SELECT MAX(id) FROM %s", run->cfg.table);
 	if (mysql_query(m, q) != 0 || !(res = mysql_store_result(m))) {
-		util_err("sql", EINVAL, "%s: %s (create it with sysbench "
-			 "oltp_point_select prepare, or give --table)", q,
+		util_err("sql", EINVAL, "%s: %s (create it with sysbench oltp_point_select prepare, or give --table)", q,
 			 mysql_error(m));
 		mysql_close(m);
 		return -EINVAL;
