@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,12 +86,67 @@ static uint64_t sample_proc_ticks(const struct sample_proc *a,
 	return t;
 }
 
+/* Per-interface rates over dt seconds; an interface new in b counts
+ * from zero. */
+static void sample_compute_ifaces(const struct sample_raw *a,
+				  const struct sample_raw *b, double dt,
+				  struct sample_rates *out)
+{
+	int i;
+
+	out->nifaces = b->nifaces;
+	for (i = 0; i < b->nifaces; i++) {
+		const struct sample_iface *y = &b->ifaces[i];
+		const struct sample_iface *x = sample_find_iface(a, y->name);
+		struct sample_iface_rates *o = &out->ifaces[i];
+
+		memcpy(o->name, y->name, sizeof(o->name));
+		if (!x)
+			x = y;
+		o->rx_bytes_ps = (double)sample_delta(x->rx_bytes,
+						      y->rx_bytes) / dt;
+		o->rx_packets_ps = (double)sample_delta(x->rx_packets,
+							y->rx_packets) / dt;
+		o->tx_bytes_ps = (double)sample_delta(x->tx_bytes,
+						      y->tx_bytes) / dt;
+		o->tx_packets_ps = (double)sample_delta(x->tx_packets,
+							y->tx_packets) / dt;
+	}
+}
+
+/* Per-process-name CPU share and resident memory. */
+static void sample_compute_procs(const struct sample_raw *a,
+				 const struct sample_raw *b, long hz,
+				 long pagesize, double dt,
+				 struct sample_rates *out)
+{
+	int i;
+
+	out->nprocs = b->nprocs;
+	for (i = 0; i < b->nprocs; i++) {
+		const struct sample_proc *y = &b->procs[i];
+		struct sample_proc_rates *o = &out->procs[i];
+		uint64_t rss = 0;
+		int j;
+
+		memcpy(o->name, y->name, sizeof(o->name));
+		o->pids = y->npids;
+		o->truncated = y->truncated;
+		for (j = 0; j < y->npids; j++)
+			rss += y->pids[j].rss_pages;
+		o->rss_kb = (double)rss * (double)pagesize / 1024.0;
+		o->cpu_pct = 0;
+		if (i < a->nprocs && strcmp(a->procs[i].name, y->name) == 0)
+			o->cpu_pct = 100.0 * (double)sample_proc_ticks(
+					&a->procs[i], y) / (double)hz / dt;
+	}
+}
+
 int sample_compute(const struct sample_raw *a, const struct sample_raw *b,
 		   long hz, long pagesize, struct sample_rates *out)
 {
 	uint64_t cu, cs, ci, cw, cst, ctot;
 	double dt, *v = out->v;
-	int i;
 
 	if (b->monotonic_ns <= a->monotonic_ns)
 		return -EINVAL;
@@ -136,43 +192,8 @@ int sample_compute(const struct sample_raw *a, const struct sample_raw *b,
 	v[SAMPLE_F_LOAD5] = b->load5;
 	v[SAMPLE_F_LOAD15] = b->load15;
 
-	out->nifaces = b->nifaces;
-	for (i = 0; i < b->nifaces; i++) {
-		const struct sample_iface *y = &b->ifaces[i];
-		const struct sample_iface *x = sample_find_iface(a, y->name);
-		struct sample_iface_rates *o = &out->ifaces[i];
-
-		memcpy(o->name, y->name, sizeof(o->name));
-		if (!x)
-			x = y;
-		o->rx_bytes_ps = (double)sample_delta(x->rx_bytes,
-						      y->rx_bytes) / dt;
-		o->rx_packets_ps = (double)sample_delta(x->rx_packets,
-							y->rx_packets) / dt;
-		o->tx_bytes_ps = (double)sample_delta(x->tx_bytes,
-						      y->tx_bytes) / dt;
-		o->tx_packets_ps = (double)sample_delta(x->tx_packets,
-							y->tx_packets) / dt;
-	}
-
-	out->nprocs = b->nprocs;
-	for (i = 0; i < b->nprocs; i++) {
-		const struct sample_proc *y = &b->procs[i];
-		struct sample_proc_rates *o = &out->procs[i];
-		uint64_t rss = 0;
-		int j;
-
-		memcpy(o->name, y->name, sizeof(o->name));
-		o->pids = y->npids;
-		o->truncated = y->truncated;
-		for (j = 0; j < y->npids; j++)
-			rss += y->pids[j].rss_pages;
-		o->rss_kb = (double)rss * (double)pagesize / 1024.0;
-		o->cpu_pct = 0;
-		if (i < a->nprocs && strcmp(a->procs[i].name, y->name) == 0)
-			o->cpu_pct = 100.0 * (double)sample_proc_ticks(
-					&a->procs[i], y) / (double)hz / dt;
-	}
+	sample_compute_ifaces(a, b, dt, out);
+	sample_compute_procs(a, b, hz, pagesize, dt, out);
 	return 0;
 }
 
@@ -415,6 +436,38 @@ static void sample_print_row(const struct sample_rates *r)
 	fflush(stdout);
 }
 
+/* The summary's counters: totals over the run, as their JSON names. */
+static const struct {
+	const char *name;
+	size_t off;		/* a uint64_t in struct sample_raw */
+} sample_counters[] = {
+	{ "context_switches", offsetof(struct sample_raw, ctxt) },
+	{ "interrupts", offsetof(struct sample_raw, intr) },
+	{ "softirqs", offsetof(struct sample_raw, softirq) },
+	{ "blocks_in", offsetof(struct sample_raw, pgpgin_kb) },
+	{ "blocks_out", offsetof(struct sample_raw, pgpgout_kb) },
+	{ "pages_swapped_in", offsetof(struct sample_raw, pswpin) },
+	{ "pages_swapped_out", offsetof(struct sample_raw, pswpout) },
+};
+
+static void sample_add_counters(cJSON *x, const struct sample_raw *first,
+				const struct sample_raw *last)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sample_counters) / sizeof(sample_counters[0]);
+	     i++) {
+		uint64_t a, b;
+
+		memcpy(&a, (const char *)first + sample_counters[i].off,
+		       sizeof(a));
+		memcpy(&b, (const char *)last + sample_counters[i].off,
+		       sizeof(b));
+		cJSON_AddNumberToObject(x, sample_counters[i].name,
+					(double)sample_delta(a, b));
+	}
+}
+
 /* Prints the summary workload record (JSON) or the means (table). */
 static int sample_print_summary(const struct sample_opts *o,
 				const struct sample_raw *first,
@@ -465,25 +518,7 @@ static int sample_print_summary(const struct sample_opts *o,
 	cJSON_AddNumberToObject(rec, "elapsed_s", s->secs);
 	x = cJSON_AddObjectToObject(rec, "counters");
 	cJSON_AddNumberToObject(x, "intervals", s->n);
-	cJSON_AddNumberToObject(x, "context_switches",
-				(double)sample_delta(first->ctxt, last->ctxt));
-	cJSON_AddNumberToObject(x, "interrupts",
-				(double)sample_delta(first->intr, last->intr));
-	cJSON_AddNumberToObject(x, "softirqs",
-				(double)sample_delta(first->softirq,
-						     last->softirq));
-	cJSON_AddNumberToObject(x, "blocks_in",
-				(double)sample_delta(first->pgpgin_kb,
-						     last->pgpgin_kb));
-	cJSON_AddNumberToObject(x, "blocks_out",
-				(double)sample_delta(first->pgpgout_kb,
-						     last->pgpgout_kb));
-	cJSON_AddNumberToObject(x, "pages_swapped_in",
-				(double)sample_delta(first->pswpin,
-						     last->pswpin));
-	cJSON_AddNumberToObject(x, "pages_swapped_out",
-				(double)sample_delta(first->pswpout,
-						     last->pswpout));
+	sample_add_counters(x, first, last);
 	x = cJSON_AddObjectToObject(rec, "errors");
 	cJSON_AddNumberToObject(x, "read", (double)errors);
 	cJSON_AddItemToObject(rec, "latency", hist_to_json(late));
@@ -647,18 +682,155 @@ static int sample_take(const struct sample_opts *o, struct sample_os *live,
 	return rc;
 }
 
+/* One sampling run: the two readings it alternates between and what it
+ * accumulates. */
+struct sample_run {
+	const struct sample_opts *o;
+	struct sample_os *live;		/* NULL when replaying */
+	struct sample_raw *prev, *cur;
+	struct sample_rates *rates;
+	struct sample_sum *sum;
+	struct hist *late;		/* wake-up lateness */
+	long hz, pagesize;
+	uint64_t deadline, errors;
+	char err[512];
+};
+
+/* One interval's rates, as a line of text or JSON.  Returns 0 or
+ * -ENOMEM. */
+static int sample_emit(const struct sample_opts *o,
+		       const struct sample_rates *rates)
+{
+	cJSON *j;
+	char *txt;
+
+	if (!o->json) {
+		sample_print_row(rates);
+		return 0;
+	}
+	j = sample_rates_to_json(rates, o->host);
+	txt = j ? cJSON_PrintUnformatted(j) : NULL;
+	cJSON_Delete(j);
+	if (!txt)
+		return -ENOMEM;
+	printf("%s\n", txt);
+	fflush(stdout);
+	free(txt);
+	return 0;
+}
+
+/* Sleeps until the next deadline (live runs only).  Returns 1 when the
+ * run is to stop. */
+static int sample_wait(struct sample_run *r)
+{
+	struct timespec ts;
+	int rc;
+
+	if (r->o->replay)
+		return 0;
+	r->deadline += r->o->interval_ns;
+	ts.tv_sec = (time_t)(r->deadline / 1000000000ULL);
+	ts.tv_nsec = (long)(r->deadline % 1000000000ULL);
+	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	return rc == EINTR || sample_stop;
+}
+
+/* Takes reading i and reports the interval since the previous one.
+ * Returns 0, 1 at the end of a replay, or -ENOMEM (fatal); a reading
+ * that fails is counted and reported, and the run goes on: a sampler
+ * must outlive a hiccup of the system. */
+static int sample_step(struct sample_run *r, uint64_t i)
+{
+	const struct sample_opts *o = r->o;
+	struct sample_raw *t;
+	uint64_t now;
+	int rc;
+
+	rc = sample_take(o, r->live, i, r->cur, &r->hz, &r->pagesize, r->err,
+			 sizeof(r->err));
+	if (rc > 0)
+		return 1;
+	if (rc != 0) {
+		r->errors++;
+		util_err("sample", -rc, "%s", r->err);
+		return 0;
+	}
+	if (!o->replay) {
+		now = util_mono_ns();
+		hist_record(r->late, now - r->deadline);
+		/* fell more than an interval behind: skip ahead rather than
+		 * sample in a burst */
+		while (r->deadline + o->interval_ns < now)
+			r->deadline += o->interval_ns;
+	}
+	if (sample_compute(r->prev, r->cur, r->hz, r->pagesize,
+			   r->rates) != 0) {
+		r->errors++;
+		util_err("sample", EINVAL,
+			 "reading %llu is not later than the one before",
+			 (unsigned long long)i);
+		return 0;
+	}
+	sample_sum_add(r->sum, r->rates);
+	rc = sample_emit(o, r->rates);
+	if (rc != 0) {
+		util_err("sample", ENOMEM, "out of memory");
+		return rc;
+	}
+	t = r->prev;
+	r->prev = r->cur;
+	r->cur = t;
+	return 0;
+}
+
+/* The first reading, then one per interval until the count, a signal or
+ * the replay's end; then the summary.  Returns the exit status. */
+static int sample_loop(struct sample_run *r, struct sample_raw *first)
+{
+	const struct sample_opts *o = r->o;
+	uint64_t i;
+	int rc;
+
+	rc = sample_take(o, r->live, 0, r->prev, &r->hz, &r->pagesize,
+			 r->err, sizeof(r->err));
+	if (rc != 0) {
+		if (rc > 0)
+			util_err("sample", ENOENT, "replay: no %s/0",
+				 o->replay);
+		else
+			util_err("sample", -rc, "%s", r->err);
+		return 1;
+	}
+	*first = *r->prev;
+	if (!o->json)
+		sample_print_header(o);
+	r->deadline = r->prev->monotonic_ns;
+	for (i = 1; !sample_stop && (o->count == 0 || i <= o->count); i++) {
+		if (sample_wait(r))
+			break;
+		rc = sample_step(r, i);
+		if (rc < 0)
+			return 1;
+		if (rc > 0)
+			break;
+	}
+	rc = sample_print_summary(o, first, r->prev, r->sum, r->late,
+				  r->errors);
+	if (rc != 0) {
+		util_err("sample", -rc, "summary: out of memory");
+		return 1;
+	}
+	/* every interval that could be read was reported; a reading that
+	 * failed still fails the run, so no caller mistakes a gap for data */
+	return r->errors ? 1 : 0;
+}
+
 int sample_main(int argc, char **argv)
 {
 	struct sample_opts o = { 0 };
-	struct sample_os *live = NULL;
-	struct sample_raw *raw = NULL, *first = NULL, *prev, *cur;
-	struct sample_rates *rates = NULL;
-	struct sample_sum *sum = NULL;
-	struct hist *late = NULL;
+	struct sample_run r = { .o = &o, .hz = 100, .pagesize = 4096 };
+	struct sample_raw *raw = NULL, *first = NULL;
 	struct sigaction sa;
-	char err[512];
-	uint64_t i, deadline, errors = 0;
-	long hz = 100, pagesize = 4096;
 	int rc, ret = 1;
 
 	rc = sample_parse_opts(argc, argv, &o);
@@ -668,119 +840,38 @@ int sample_main(int argc, char **argv)
 	}
 	raw = calloc(2, sizeof(*raw));
 	first = malloc(sizeof(*first));
-	rates = calloc(1, sizeof(*rates));
-	sum = calloc(1, sizeof(*sum));
-	late = malloc(sizeof(*late));
-	if (!raw || !first || !rates || !sum || !late) {
+	r.rates = calloc(1, sizeof(*r.rates));
+	r.sum = calloc(1, sizeof(*r.sum));
+	r.late = malloc(sizeof(*r.late));
+	if (!raw || !first || !r.rates || !r.sum || !r.late) {
 		util_err("sample", ENOMEM, "out of memory");
 		goto out;
 	}
-	hist_init(late);
+	hist_init(r.late);
 	if (!o.replay) {
-		rc = sample_os_open(&live, o.root, o.procs, o.nprocs, err,
-				    sizeof(err));
+		rc = sample_os_open(&r.live, o.root, o.procs, o.nprocs, r.err,
+				    sizeof(r.err));
 		if (rc != 0) {
-			util_err("sample", -rc, "%s", err);
+			util_err("sample", -rc, "%s", r.err);
 			goto out;
 		}
-		hz = sample_os_hz(live);
-		pagesize = sample_os_pagesize(live);
+		r.hz = sample_os_hz(r.live);
+		r.pagesize = sample_os_pagesize(r.live);
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sample_on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-
-	prev = &raw[0];
-	cur = &raw[1];
-	rc = sample_take(&o, live, 0, prev, &hz, &pagesize, err, sizeof(err));
-	if (rc != 0) {
-		if (rc > 0)
-			util_err("sample", ENOENT, "replay: no %s/0",
-				 o.replay);
-		else
-			util_err("sample", -rc, "%s", err);
-		goto out;
-	}
-	*first = *prev;
-	if (!o.json)
-		sample_print_header(&o);
-	deadline = prev->monotonic_ns;
-	for (i = 1; !sample_stop && (o.count == 0 || i <= o.count); i++) {
-		struct timespec ts;
-		struct sample_raw *t;
-		uint64_t now;
-
-		if (!o.replay) {
-			deadline += o.interval_ns;
-			ts.tv_sec = (time_t)(deadline / 1000000000ULL);
-			ts.tv_nsec = (long)(deadline % 1000000000ULL);
-			rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
-					     &ts, NULL);
-			if (rc == EINTR || sample_stop)
-				break;
-		}
-		rc = sample_take(&o, live, i, cur, &hz, &pagesize, err,
-				 sizeof(err));
-		if (rc > 0)
-			break;
-		if (rc != 0) {
-			/* counted, reported, and the next reading tried:
-			 * a sampler must outlive a hiccup of the system */
-			errors++;
-			util_err("sample", -rc, "%s", err);
-			continue;
-		}
-		if (!o.replay) {
-			now = util_mono_ns();
-			hist_record(late, now - deadline);
-			/* fell more than an interval behind: skip ahead
-			 * rather than sample in a burst */
-			while (deadline + o.interval_ns < now)
-				deadline += o.interval_ns;
-		}
-		if (sample_compute(prev, cur, hz, pagesize, rates) != 0) {
-			errors++;
-			util_err("sample", EINVAL,
-				 "reading %llu is not later than the one before",
-				 (unsigned long long)i);
-			continue;
-		}
-		sample_sum_add(sum, rates);
-		if (o.json) {
-			cJSON *j = sample_rates_to_json(rates, o.host);
-			char *txt = j ? cJSON_PrintUnformatted(j) : NULL;
-
-			cJSON_Delete(j);
-			if (!txt) {
-				util_err("sample", ENOMEM, "out of memory");
-				goto out;
-			}
-			printf("%s\n", txt);
-			fflush(stdout);
-			free(txt);
-		} else {
-			sample_print_row(rates);
-		}
-		t = prev;
-		prev = cur;
-		cur = t;
-	}
-	rc = sample_print_summary(&o, first, prev, sum, late, errors);
-	if (rc != 0) {
-		util_err("sample", -rc, "summary: out of memory");
-		goto out;
-	}
-	/* every interval that could be read was reported; a reading that
-	 * failed still fails the run, so no caller mistakes a gap for data */
-	ret = errors ? 1 : 0;
+	r.prev = &raw[0];
+	r.cur = &raw[1];
+	ret = sample_loop(&r, first);
 out:
-	sample_os_close(live);
+	sample_os_close(r.live);
 	free(raw);
 	free(first);
-	free(rates);
-	free(sum);
-	free(late);
+	free(r.rates);
+	free(r.sum);
+	free(r.late);
 	free(o.proclist);
 	return ret;
 }
