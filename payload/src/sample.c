@@ -436,6 +436,20 @@ static void sample_print_row(const struct sample_rates *r)
 	fflush(stdout);
 }
 
+/* Prints j as one line and deletes it.  Returns 0 or -ENOMEM. */
+static int sample_print_json(cJSON *j)
+{
+	char *txt = cJSON_PrintUnformatted(j);
+
+	cJSON_Delete(j);
+	if (!txt)
+		return -ENOMEM;
+	printf("%s\n", txt);
+	fflush(stdout);
+	free(txt);
+	return 0;
+}
+
 /* The summary's counters: totals over the run, as their JSON names. */
 static const struct {
 	const char *name;
@@ -477,7 +491,6 @@ static int sample_print_summary(const struct sample_opts *o,
 {
 	struct sample_rates *m = malloc(sizeof(*m));
 	cJSON *rec, *x, *a;
-	char *txt;
 	int i;
 
 	if (!m)
@@ -529,15 +542,8 @@ static int sample_print_summary(const struct sample_opts *o,
 		sample_add_net_procs(x, m);
 		sample_add_missing(x, m->missing);
 	}
-	txt = cJSON_PrintUnformatted(rec);
-	cJSON_Delete(rec);
 	free(m);
-	if (!txt)
-		return -ENOMEM;
-	printf("%s\n", txt);
-	fflush(stdout);
-	free(txt);
-	return 0;
+	return sample_print_json(rec);
 }
 
 static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
@@ -702,21 +708,15 @@ static int sample_emit(const struct sample_opts *o,
 		       const struct sample_rates *rates)
 {
 	cJSON *j;
-	char *txt;
 
 	if (!o->json) {
 		sample_print_row(rates);
 		return 0;
 	}
 	j = sample_rates_to_json(rates, o->host);
-	txt = j ? cJSON_PrintUnformatted(j) : NULL;
-	cJSON_Delete(j);
-	if (!txt)
+	if (!j)
 		return -ENOMEM;
-	printf("%s\n", txt);
-	fflush(stdout);
-	free(txt);
-	return 0;
+	return sample_print_json(j);
 }
 
 /* Sleeps until the next deadline (live runs only).  Returns 1 when the
