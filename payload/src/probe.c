@@ -268,39 +268,56 @@ static int probe_print_summary(const struct probe_opts *o, uint64_t real0,
 	return 0;
 }
 
-int probe_main(int argc, char **argv)
+/* One probe run: units done per second, and the lateness seen. */
+struct probe_run {
+	const struct probe_opts *o;
+	uint64_t *done;			/* units per second, cap of them */
+	uint64_t cap, nsec;		/* nsec: seconds reported */
+	uint64_t t0, real0;		/* slot 0, monotonic and real */
+	uint64_t late_max;		/* worst lateness this second */
+	uint64_t sleep_errors;
+	struct hist *late;
+};
+
+/* Reports every second before second s (a stall may complete several,
+ * the later ones empty), growing done as needed.  Returns 0, 1 when the
+ * requested number of seconds is reached, or -ENOMEM. */
+static int probe_flush(struct probe_run *r, uint64_t s)
 {
-	struct probe_opts o = { 0 };
-	struct hist *late = NULL;
-	struct sigaction sa;
-	uint64_t *done = NULL, cap = 64, nsec = 0, k = 0, t0, real0;
-	uint64_t sleep_errors = 0, late_max = 0, sink = 0;
-	int rc, ret = 1;
+	const struct probe_opts *o = r->o;
+	uint64_t *nd;
 
-	rc = probe_parse_opts(argc, argv, &o);
-	if (rc >= 0)
-		return rc;
-	if (o.seconds)
-		cap = o.seconds;
-	done = calloc(cap, sizeof(*done));
-	late = malloc(sizeof(*late));
-	if (!done || !late) {
-		util_err("probe", ENOMEM, "out of memory");
-		goto out;
+	while (r->nsec < s) {
+		probe_print_second(o, r->nsec, r->real0 + r->nsec * PROBE_NS,
+				   r->t0 + r->nsec * PROBE_NS,
+				   r->done[r->nsec], r->late_max);
+		r->late_max = 0;
+		r->nsec++;
+		if (o->seconds && r->nsec == o->seconds)
+			return 1;
+		if (r->nsec < r->cap)
+			continue;
+		nd = realloc(r->done, 2 * r->cap * sizeof(*nd));
+		if (!nd)
+			return -ENOMEM;
+		memset(nd + r->cap, 0, r->cap * sizeof(*nd));
+		r->done = nd;
+		r->cap *= 2;
 	}
-	hist_init(late);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = probe_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (!o.json)
-		printf("second     done     lost  dev_pct  late_max_us\n");
+	return 0;
+}
 
-	/* start on the next whole millisecond, a moment from now */
-	t0 = (util_mono_ns() / 1000000 + 2) * 1000000;
-	real0 = util_real_ns() + (t0 - util_mono_ns());
+/* Sleeps to each slot's deadline and does its unit of work, until a
+ * signal or the requested number of seconds.  Returns 0 or a negative
+ * errno (reported). */
+static int probe_loop(struct probe_run *r)
+{
+	const struct probe_opts *o = r->o;
+	uint64_t k = 0, sink = 0;
+	int rc;
+
 	while (!probe_stop) {
-		uint64_t d = probe_deadline(t0, k, o.rate), w, s;
+		uint64_t d = probe_deadline(r->t0, k, o->rate), w, s;
 		struct timespec ts;
 
 		ts.tv_sec = (time_t)(d / PROBE_NS);
@@ -309,58 +326,72 @@ int probe_main(int argc, char **argv)
 				     NULL);
 		if (rc == EINTR)
 			continue;	/* probe_stop decides */
-		if (rc != 0) {
-			sleep_errors++;
-			if (sleep_errors > 10) {
-				util_err("probe", rc, "clock_nanosleep: %s",
-					 strerror(rc));
-				goto out;
-			}
+		if (rc != 0 && ++r->sleep_errors > 10) {
+			util_err("probe", rc, "clock_nanosleep: %s",
+				 strerror(rc));
+			return -rc;
 		}
 		w = util_mono_ns();
-		s = k / o.rate;
-		/* seconds before slot k's are complete: report them (a
-		 * stall may complete several, the later ones empty) */
-		while (nsec < s) {
-			probe_print_second(&o, nsec, real0 + nsec * PROBE_NS,
-					   t0 + nsec * PROBE_NS, done[nsec],
-					   late_max);
-			late_max = 0;
-			nsec++;
-			if (o.seconds && nsec == o.seconds)
-				goto finished;
-			if (nsec == cap) {
-				uint64_t *nd = realloc(done, 2 * cap *
-						       sizeof(*done));
-
-				if (!nd) {
-					util_err("probe", ENOMEM,
-						 "out of memory");
-					goto out;
-				}
-				memset(nd + cap, 0, cap * sizeof(*done));
-				done = nd;
-				cap *= 2;
-			}
+		s = k / o->rate;
+		rc = probe_flush(r, s);
+		if (rc < 0) {
+			util_err("probe", ENOMEM, "out of memory");
+			return rc;
 		}
-		hist_record(late, w - d);
-		if (w - d > late_max)
-			late_max = w - d;
-		sink += probe_work(k, o.work);
-		done[s]++;
-		k = probe_next_slot(t0, util_mono_ns(), o.rate);
+		if (rc > 0)
+			break;
+		hist_record(r->late, w - d);
+		if (w - d > r->late_max)
+			r->late_max = w - d;
+		sink += probe_work(k, o->work);
+		r->done[s]++;
+		k = probe_next_slot(r->t0, util_mono_ns(), o->rate);
 	}
-finished:
+	probe_sink = sink;
+	return 0;
+}
+
+int probe_main(int argc, char **argv)
+{
+	struct probe_opts o = { 0 };
+	struct probe_run r = { .o = &o, .cap = 64 };
+	struct sigaction sa;
+	int rc, ret = 1;
+
+	rc = probe_parse_opts(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (o.seconds)
+		r.cap = o.seconds;
+	r.done = calloc(r.cap, sizeof(*r.done));
+	r.late = malloc(sizeof(*r.late));
+	if (!r.done || !r.late) {
+		util_err("probe", ENOMEM, "out of memory");
+		goto out;
+	}
+	hist_init(r.late);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = probe_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!o.json)
+		printf("second     done     lost  dev_pct  late_max_us\n");
+
+	/* start on the next whole millisecond, a moment from now */
+	r.t0 = (util_mono_ns() / 1000000 + 2) * 1000000;
+	r.real0 = util_real_ns() + (r.t0 - util_mono_ns());
+	rc = probe_loop(&r);
+	if (rc != 0)
+		goto out;
 	/* a partial second is not reported: its ideal is not o.rate */
-	if (probe_print_summary(&o, real0, t0, done, nsec, late,
-				sleep_errors) != 0) {
+	if (probe_print_summary(&o, r.real0, r.t0, r.done, r.nsec, r.late,
+				r.sleep_errors) != 0) {
 		util_err("probe", ENOMEM, "out of memory");
 		goto out;
 	}
 	ret = 0;
-	probe_sink = sink;
 out:
-	free(done);
-	free(late);
+	free(r.done);
+	free(r.late);
 	return ret;
 }
