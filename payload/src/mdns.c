@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mdns.h"
+#include "util.h"
 
 #define HDR_LEN 12
 
@@ -251,33 +252,105 @@ static int rdata_check(const uint8_t *pkt, size_t off, struct mdns_rr *rr,
 	return 0;
 }
 
+/* Question i of m->qdcount at *pos; kept while m->q has room. */
+static int mdns_parse_question(const uint8_t *pkt, size_t len, size_t *pos,
+			       struct mdns_msg *m, unsigned i, char *err,
+			       size_t errlen)
+{
+	struct mdns_question qs;
+	struct mdns_question *q = m->nq < MDNS_MAX_QUESTIONS ?
+		&m->q[m->nq] : &qs;
+	char why[200];
+	size_t next = 0;
+	int rc;
+
+	if (*pos == len)
+		return bad(err, errlen, -1, i, m->qdcount, NULL, 0,
+			   "the header claims %u questions but the packet ends after %u",
+			   m->qdcount, i);
+	rc = name_read(pkt, len, *pos, &q->name, &next, why, sizeof(why));
+	if (rc != 0)
+		return bad(err, errlen, -1, i, m->qdcount, NULL, 0, "%s", why);
+	if (next + 4 > len)
+		return bad(err, errlen, -1, i, m->qdcount, &q->name, 0,
+			   "truncated at offset %zu: type and class need 4 bytes, %zu left",
+			   next, len - next);
+	q->type = get16(pkt + next);
+	q->qclass = get16(pkt + next + 2) & 0x7fff;
+	q->unicast = (get16(pkt + next + 2) & MDNS_CLASS_QU) != 0;
+	*pos = next + 4;
+	if (q != &qs)
+		m->nq++;
+	return 0;
+}
+
+/* Record i of count in section sec at *pos; kept while m->rr has room,
+ * else counted as dropped. */
+static int mdns_parse_rr(const uint8_t *pkt, size_t len, size_t *pos,
+			 struct mdns_msg *m, int sec, unsigned i,
+			 unsigned count, char *err, size_t errlen)
+{
+	struct mdns_rr scratch;
+	struct mdns_rr *rr = m->nrr < MDNS_MAX_RRS ? &m->rr[m->nrr] : &scratch;
+	char why[200], tb[16];
+	size_t next = 0, p;
+	uint16_t cls;
+	int rc;
+
+	if (*pos == len)
+		return bad(err, errlen, sec, i, count, NULL, 0,
+			   "the header claims %u %s records but the packet ends after %u",
+			   count, sec_name(sec), i);
+	rc = name_read(pkt, len, *pos, &rr->name, &next, why, sizeof(why));
+	if (rc != 0)
+		return bad(err, errlen, sec, i, count, NULL, 0, "%s", why);
+	if (next + 10 > len)
+		return bad(err, errlen, sec, i, count, &rr->name, 0,
+			   "truncated at offset %zu: type, class, TTL and rdlength need 10 bytes, %zu left",
+			   next, len - next);
+	rr->type = get16(pkt + next);
+	cls = get16(pkt + next + 2);
+	rr->rclass = cls & 0x7fff;
+	rr->cache_flush = (cls & MDNS_CLASS_FLUSH) != 0;
+	rr->ttl = get32(pkt + next + 4);
+	rr->rdlen = get16(pkt + next + 8);
+	rr->section = (uint8_t)sec;
+	p = next + 10;
+	if (p + rr->rdlen > len)
+		return bad(err, errlen, sec, i, count, &rr->name, rr->type,
+			   "rdlength %u at offset %zu runs past the end of the packet (%zu bytes left)",
+			   rr->rdlen, p - 2, len - p);
+	rr->rdata = pkt + p;
+	rc = rdata_check(pkt, p, rr, why, sizeof(why));
+	if (rc != 0)
+		return bad(err, errlen, sec, i, count, &rr->name, rr->type,
+			   "%s %s", type_str(rr->type, tb, sizeof(tb)), why);
+	*pos = p + rr->rdlen;
+	if (rr != &scratch)
+		m->nrr++;
+	else
+		m->dropped++;
+	return 0;
+}
+
 int mdns_parse(const uint8_t *pkt, size_t len, struct mdns_msg *m,
 	       char *err, size_t errlen)
 {
-	struct mdns_question qs;
-	struct mdns_rr scratch;
-	char why[200], tb[16];
 	unsigned counts[3], i;
-	size_t pos = HDR_LEN, next = 0;
+	size_t pos = HDR_LEN;
 	int rc, sec;
 
 	if (err && errlen)
 		err[0] = 0;
 	m->nq = m->nrr = m->dropped = 0;
-	if (len < HDR_LEN) {
-		if (err)
-			snprintf(err, errlen,
+	if (len < HDR_LEN)
+		return util_fail(err, errlen, -EBADMSG,
 				 "header: packet is %zu bytes, shorter than the 12-byte header",
 				 len);
-		return -EBADMSG;
-	}
-	if (len > MDNS_PACKET_MAX) {
-		if (err)
-			snprintf(err, errlen,
+	if (len > MDNS_PACKET_MAX)
+		return util_fail(err, errlen, -EBADMSG,
 				 "packet is %zu bytes, over mDNS's %d-byte limit",
 				 len, MDNS_PACKET_MAX);
-		return -EBADMSG;
-	}
 	m->id = get16(pkt);
 	m->flags = get16(pkt + 2);
 	m->qdcount = get16(pkt + 4);
@@ -287,87 +360,24 @@ int mdns_parse(const uint8_t *pkt, size_t len, struct mdns_msg *m,
 	counts[0] = m->ancount;
 	counts[1] = m->nscount;
 	counts[2] = m->arcount;
-
 	for (i = 0; i < m->qdcount; i++) {
-		struct mdns_question *q = m->nq < MDNS_MAX_QUESTIONS ?
-			&m->q[m->nq] : &qs;
-
-		if (pos == len)
-			return bad(err, errlen, -1, i, m->qdcount, NULL, 0,
-				   "the header claims %u questions but the packet ends after %u",
-				   m->qdcount, i);
-		rc = name_read(pkt, len, pos, &q->name, &next, why,
-			       sizeof(why));
+		rc = mdns_parse_question(pkt, len, &pos, m, i, err, errlen);
 		if (rc != 0)
-			return bad(err, errlen, -1, i, m->qdcount, NULL, 0,
-				   "%s", why);
-		if (next + 4 > len)
-			return bad(err, errlen, -1, i, m->qdcount, &q->name, 0,
-				   "truncated at offset %zu: type and class need 4 bytes, %zu left",
-				   next, len - next);
-		q->type = get16(pkt + next);
-		q->qclass = get16(pkt + next + 2) & 0x7fff;
-		q->unicast = (get16(pkt + next + 2) & MDNS_CLASS_QU) != 0;
-		pos = next + 4;
-		if (q != &qs)
-			m->nq++;
+			return rc;
 	}
 	for (sec = 0; sec < 3; sec++) {
 		for (i = 0; i < counts[sec]; i++) {
-			struct mdns_rr *rr = m->nrr < MDNS_MAX_RRS ?
-				&m->rr[m->nrr] : &scratch;
-			uint16_t cls;
-
-			if (pos == len)
-				return bad(err, errlen, sec, i, counts[sec],
-					   NULL, 0,
-					   "the header claims %u %s records but the packet ends after %u",
-					   counts[sec], sec_name(sec), i);
-			rc = name_read(pkt, len, pos, &rr->name, &next, why,
-				       sizeof(why));
+			rc = mdns_parse_rr(pkt, len, &pos, m, sec, i,
+					   counts[sec], err, errlen);
 			if (rc != 0)
-				return bad(err, errlen, sec, i, counts[sec],
-					   NULL, 0, "%s", why);
-			if (next + 10 > len)
-				return bad(err, errlen, sec, i, counts[sec],
-					   &rr->name, 0,
-					   "truncated at offset %zu: type, class, TTL and rdlength need 10 bytes, %zu left",
-					   next, len - next);
-			rr->type = get16(pkt + next);
-			cls = get16(pkt + next + 2);
-			rr->rclass = cls & 0x7fff;
-			rr->cache_flush = (cls & MDNS_CLASS_FLUSH) != 0;
-			rr->ttl = get32(pkt + next + 4);
-			rr->rdlen = get16(pkt + next + 8);
-			rr->section = (uint8_t)sec;
-			pos = next + 10;
-			if (pos + rr->rdlen > len)
-				return bad(err, errlen, sec, i, counts[sec],
-					   &rr->name, rr->type,
-					   "rdlength %u at offset %zu runs past the end of the packet (%zu bytes left)",
-					   rr->rdlen, pos - 2, len - pos);
-			rr->rdata = pkt + pos;
-			rc = rdata_check(pkt, pos, rr, why, sizeof(why));
-			if (rc != 0)
-				return bad(err, errlen, sec, i, counts[sec],
-					   &rr->name, rr->type, "%s %s",
-					   type_str(rr->type, tb, sizeof(tb)),
-					   why);
-			pos += rr->rdlen;
-			if (rr != &scratch)
-				m->nrr++;
-			else
-				m->dropped++;
+				return rc;
 		}
 	}
-	if (pos != len) {
-		if (err)
-			snprintf(err, errlen,
+	if (pos != len)
+		return util_fail(err, errlen, -EBADMSG,
 				 "%zu trailing bytes at offset %zu after the last record (header counts %u/%u/%u/%u)",
 				 len - pos, pos, m->qdcount, m->ancount,
 				 m->nscount, m->arcount);
-		return -EBADMSG;
-	}
 	return 0;
 }
 
