@@ -1,6 +1,7 @@
-# lib.sh: what every boot test shares (sourced): TAP output, the choice of
+# lib.sh: what every boot test shares: TAP output, the choice of
 # accelerator, starting QEMU with its serial console in a log, waiting for
 # a line in that log, and killing every QEMU (and helper) by PID on exit.
+# Sourcing it only defines functions; a test.sh calls qt_init first.
 #
 # Environment (from `make test`): TOP, O, ARCH, IMAGES, BUSYBOX.
 # QT_ACCEL=kvm|tcg forces an accelerator; by default KVM is used only when
@@ -8,22 +9,45 @@
 # broken /dev/kvm hangs the guest, and the probe then costs QT_PROBE_S,
 # once: the answer is kept in $O/qemu-tests/accel).
 
-TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-O=${O:-$TOP/out}
-ARCH=${ARCH:-x86_64}
-IMAGES=${IMAGES:-$O/$ARCH/images}
-BUSYBOX=${BUSYBOX:-$O/$ARCH/busybox/busybox}
-. "$TOP/payload/tests/lib/tap.sh"
+# qt_init: what a boot test needs before its first case: the paths above
+# (defaults for a test run by hand), the TAP functions, an empty QT_DIR
+# ($O/qemu-tests/NAME, NAME the test's directory) for its logs, the traps
+# that kill what it started on exit or Ctrl-C, and the accelerator
+# (QT_ACCEL, QT_SLOW, QT_QEMU).  In a function, not at sourcing, so that
+# sourcing the library (run.sh does, for the probe) removes nothing and
+# traps nothing.  An architecture's lib.sh (ppc64le/, ppc/) defines its
+# own qt_init around qt_init_base, to set its machine.
+qt_init() { qt_init_base; }
+qt_init_base() {
+	TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+	# qemu-tests/ARCH/NNN_name/test.sh is one level deeper.
+	[ -f "$TOP/payload/tests/lib/tap.sh" ] || TOP=$(cd "$TOP/.." && pwd)
+	O=${O:-$TOP/out}
+	ARCH=${ARCH:-x86_64}
+	IMAGES=${IMAGES:-$O/$ARCH/images}
+	BUSYBOX=${BUSYBOX:-$O/$ARCH/busybox/busybox}
+	. "$TOP/payload/tests/lib/tap.sh"
 
-QT_NAME=$(basename "$(dirname "$0")")
-case $QT_NAME in [0-9]*) ;; *) QT_NAME=adhoc ;; esac
-QT_DIR=$O/qemu-tests/$QT_NAME
-QT_PIDS=
-QT_PROBE_S=${QT_PROBE_S:-20}
-OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
-OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-rm -rf "$QT_DIR"
-mkdir -p "$QT_DIR"
+	QT_NAME=$(basename "$(dirname "$0")")
+	case $QT_NAME in [0-9]*) ;; *) QT_NAME=adhoc ;; esac
+	QT_DIR=$O/qemu-tests/$QT_NAME
+	QT_PIDS=
+	QT_PROBE_S=${QT_PROBE_S:-20}
+	OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
+	OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+	rm -rf "$QT_DIR"
+	mkdir -p "$QT_DIR"
+	trap qt_cleanup EXIT
+	trap 'exit 130' INT TERM
+
+	QT_ACCEL=$(qt_accel)
+	# Software emulation is several times slower, and CI shares its cores.
+	if [ "$QT_ACCEL" = kvm ]; then QT_SLOW=1; else QT_SLOW=4; fi
+	diag "accelerator: $QT_ACCEL"
+	# The QEMU program and machine qt_start runs (an architecture's
+	# lib.sh sets its own before calling this).
+	QT_QEMU=${QT_QEMU:-"qemu-system-x86_64 -accel $QT_ACCEL -m 512 -smp 1"}
+}
 
 # qt_cleanup: kill what this test started (TERM, then KILL), by PID only.
 qt_cleanup() {
@@ -41,8 +65,6 @@ qt_cleanup() {
 	done
 	QT_PIDS=
 }
-trap qt_cleanup EXIT
-trap 'exit 130' INT TERM
 
 # qt_need FILE...: stop with a clear message (and a failure) when an
 # image or firmware file is missing.
@@ -56,7 +78,8 @@ qt_need() {
 	done
 }
 
-# qt_accel: print kvm or tcg (decided once per output tree).
+# qt_accel: print kvm or tcg (decided once per output tree; needs O,
+# IMAGES and the directory $O/qemu-tests).
 qt_accel() {
 	local cache=$O/qemu-tests/accel log pid t
 	if [ -n "${QT_ACCEL:-}" ]; then
@@ -78,7 +101,8 @@ qt_accel() {
 			>/dev/null 2>&1 &
 		pid=$!
 		t=0
-		while [ $t -lt $((QT_PROBE_S * 10)) ] && kill -0 $pid 2>/dev/null; do
+		while [ $t -lt $((${QT_PROBE_S:-20} * 10)) ] &&
+			kill -0 $pid 2>/dev/null; do
 			grep -q BENCHBOOT-READY "$log" 2>/dev/null && {
 				QT_ACCEL=kvm
 				break
@@ -94,11 +118,6 @@ qt_accel() {
 	echo "$QT_ACCEL" >"$cache"
 	echo "$QT_ACCEL"
 }
-QT_ACCEL=$(qt_accel)
-# Software emulation is several times slower, and CI shares its cores.
-if [ "$QT_ACCEL" = kvm ]; then QT_SLOW=1; else QT_SLOW=4; fi
-diag "accelerator: $QT_ACCEL"
-
 # qt_timeout SECONDS: SECONDS (as needed under KVM) scaled for the
 # accelerator in use.
 qt_timeout() { echo $(($1 * QT_SLOW)); }
@@ -107,8 +126,7 @@ qt_timeout() { echo $(($1 * QT_SLOW)); }
 # console goes to $QT_DIR/NAME.log.  Sets QT_LOG, QT_PID and QT_T0 (start
 # time in ms).  QT_WRAP (e.g. "ip netns exec NS") prefixes QEMU; it must
 # exec QEMU, so that QT_PID is QEMU's.  QT_QEMU is the QEMU program and
-# machine (an architecture's lib.sh sets its own before sourcing this).
-QT_QEMU=${QT_QEMU:-"qemu-system-x86_64 -accel $QT_ACCEL -m 512 -smp 1"}
+# machine (qt_init).
 qt_start() {
 	local name=$1
 	shift

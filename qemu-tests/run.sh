@@ -119,13 +119,14 @@ mkdir -p "$RUN_DIR/results" "$RUN_DIR/sink" || die "cannot create $RUN_DIR"
 RUN_DIR=$(cd "$RUN_DIR" && pwd)
 
 # The accelerator: lib.sh's probe (KVM only when a probe boot reaches
-# READY), without its TAP output.
+# READY; its answer is kept in $O/qemu-tests/accel), in a subshell: only
+# qt_accel is wanted of the library, not a boot test's qt_init.
 accel() {
 	local cache=$O/qemu-tests/accel
 	if [ -n "${QT_ACCEL:-}" ]; then echo "$QT_ACCEL"; return; fi
 	if [ ! -s "$cache" ]; then
-		(QT_NAME=accel-probe
-			. "$TOP/qemu-tests/lib.sh" >/dev/null 2>&1) </dev/null
+		(. "$TOP/qemu-tests/lib.sh" && mkdir -p "$O/qemu-tests" &&
+			qt_accel) </dev/null >/dev/null 2>&1
 	fi
 	cat "$cache" 2>/dev/null || echo tcg
 }

@@ -5,6 +5,7 @@
 # and benchboot.poweroff=1 powers off when it ends (a controller given a
 # suite that does not exist ends at once).
 . "$(dirname "$0")/../lib.sh"
+qt_init
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"
 
 QT_CASE="direct boot"

@@ -3,6 +3,7 @@
 # BIOS (SeaBIOS, IDE CD) and on UEFI (OVMF on q35, AHCI CD); the id is
 # derived from the NIC's MAC.
 . "$(dirname "$0")/../lib.sh"
+qt_init
 ISO=$IMAGES/benchboot-$ARCH.iso
 qt_need "$ISO" "$OVMF_CODE" "$OVMF_VARS"
 

@@ -4,6 +4,7 @@
 # software emulation); the booted system mounts its BBRESULTS partition and
 # what it writes there is readable from the image file with mtools.
 . "$(dirname "$0")/../lib.sh"
+qt_init
 IMG=$IMAGES/benchboot-$ARCH.img
 qt_need "$IMG" "$OVMF_CODE" "$OVMF_VARS"
 

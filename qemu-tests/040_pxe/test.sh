@@ -4,6 +4,7 @@
 # network image, both from QEMU's built-in TFTP, and the iPXE script over
 # HTTP from a server on 127.0.0.1 (BusyBox httpd).
 . "$(dirname "$0")/../lib.sh"
+qt_init
 NB=$IMAGES/netboot
 qt_need "$NB/pxelinux.0" "$NB/grub/x86_64-efi/core.efi" "$NB/boot.ipxe" \
 	"$OVMF_CODE" "$OVMF_VARS" "$BUSYBOX"

@@ -3,6 +3,7 @@
 # each print a clear error naming them; no role starts, READY never comes,
 # and the machine stays up (even with benchboot.poweroff=1).
 . "$(dirname "$0")/../lib.sh"
+qt_init
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"
 
 QT_CASE="bad parameters"

@@ -3,6 +3,7 @@
 # empty QEMU hub) falls back to an IPv4 link-local 169.254.x.x address;
 # with benchboot.debug=1 the serial console gets a root shell.
 . "$(dirname "$0")/../lib.sh"
+qt_init
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"
 
 QT_CASE="no DHCP server"

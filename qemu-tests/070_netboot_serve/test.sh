@@ -5,6 +5,7 @@
 # (boot file by option 93), take their address from the LAN's own DHCP
 # server, and reach READY.
 . "$(dirname "$0")/../lib.sh"
+qt_init
 NB=$IMAGES/netboot
 qt_need "$NB/pxelinux.0" "$OVMF_CODE" "$OVMF_VARS" "$BUSYBOX"
 

@@ -11,6 +11,7 @@
 # QT_EXTRA_INITRD: more archives appended after the overlay (a developer's
 # patch of the base, e.g. a newer benchboot, without rebuilding images).
 . "$(dirname "$0")/../lib.sh"
+qt_init
 . "$TOP/payload/tests/lib/servers.sh"
 # jq_q FILTER FILE: jq -e without its output (check prints the case).
 jq_q() { jq -e "$@" >/dev/null; }

@@ -4,6 +4,7 @@
 # the QEMU monitor's sendkey, waits for READY, and fetches the page through
 # a user-net port forward, so the stack really came from the ISO.
 . "$(dirname "$0")/../lib.sh"
+qt_init
 . "$TOP/payload/tests/lib/servers.sh"
 ISO=$IMAGES/benchboot-$ARCH.iso
 qt_need "$ISO" "$IMAGES/server-overlay.cpio.gz"

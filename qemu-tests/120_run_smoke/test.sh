@@ -9,6 +9,7 @@
 # the HTML report, and that everything is gone afterwards -- also after a
 # Ctrl-C (SIGINT) during boot.
 . "$(dirname "$0")/../lib.sh"
+qt_init
 . "$TOP/qemu-tests/run-checks.sh"
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz" \
 	"$IMAGES/server-overlay.cpio.gz"

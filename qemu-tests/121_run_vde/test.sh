@@ -6,6 +6,7 @@
 # reach the sink, and nothing be left running.  120_run_smoke checks the
 # result document in depth (the root, network-namespace LAN).
 . "$(dirname "$0")/../lib.sh"
+qt_init
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz" \
 	"$IMAGES/server-overlay.cpio.gz"
 BENCHBOOT=${BENCHBOOT:-$O/$ARCH/bin/benchboot}

@@ -1,12 +1,18 @@
 # ppc64le/lib.sh: the shared boot-test library (../lib.sh) on QEMU's pseries
 # machine (SLOF firmware, PowerVM's virtual devices).  Sourced by
-# qemu-tests/ppc64le/NNN_name/test.sh, which `make ARCH=ppc64le test` runs.
-#
-# POWER on an x86_64 host is software emulation only: no KVM probe.
-QT_ACCEL=tcg
+# qemu-tests/ppc64le/NNN_name/test.sh, which `make ARCH=ppc64le test` runs,
+# and which calls qt_init first.  Sourcing it only defines functions.
 . "$(dirname "$0")/../../lib.sh"
-QT_KERNEL=$IMAGES/vmlinux
-QT_CONSOLE=console=hvc0
+
+# qt_init: ../lib.sh's, on pseries: POWER on an x86_64 host is software
+# emulation only (no KVM probe); the kernel is the ELF vmlinux (QT_KERNEL)
+# and the console hvc0 (QT_CONSOLE).
+qt_init() {
+	QT_ACCEL=tcg
+	qt_init_base
+	QT_KERNEL=$IMAGES/vmlinux
+	QT_CONSOLE=console=hvc0
+}
 
 # qt_start NAME QEMU-ARGS...: as ../lib.sh's, on qemu-system-ppc64
 # -M pseries; the serial console (SLOF's and the kernel's hvc0) goes to

@@ -4,6 +4,7 @@
 # Firmware), GRUB boots the default (client) entry; the kernel finds the
 # CD through pata_macio and the id comes from the sungem NIC's MAC.
 . "$(dirname "$0")/../lib.sh"
+qt_init
 ISO=$IMAGES/benchboot-$ARCH.iso
 qt_need "$ISO"
 

@@ -6,6 +6,7 @@
 # controller given a suite that does not exist ends at once, as in
 # ../../010_direct).
 . "$(dirname "$0")/../lib.sh"
+qt_init
 qt_need "$QT_KERNEL" "$IMAGES/initramfs.cpio.gz"
 
 QT_CASE="pseries direct boot"

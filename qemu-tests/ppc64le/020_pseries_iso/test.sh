@@ -4,6 +4,7 @@
 # role menu and boots the default (client) entry; the id comes from the
 # virtio NIC's MAC.
 . "$(dirname "$0")/../lib.sh"
+qt_init
 ISO=$IMAGES/benchboot-$ARCH.iso
 qt_need "$ISO"
 

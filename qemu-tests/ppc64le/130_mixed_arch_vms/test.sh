@@ -10,6 +10,7 @@
 # clients x86_64.  Needs both builds (`make` and `make ARCH=ppc64le`) and
 # root (the bridge); skips naming what is missing otherwise.
 . "$(dirname "$0")/../lib.sh"
+qt_init
 . "$TOP/qemu-tests/run-checks.sh"
 qt_need "$QT_KERNEL" "$IMAGES/initramfs.cpio.gz" \
 	"$IMAGES/server-overlay.cpio.gz"
