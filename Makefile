@@ -100,6 +100,20 @@ $(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
 .PHONY: test-deps
 test-deps: $(TEST_DEPS_STAMP)
 
+# The benchmarks (payload/bench/*.sh: not tests, run by hand) and the peer
+# tools they measure against: wrk, sysbench, Postfix's smtp-source, avahi,
+# cyclictest; /usr/bin/time measures both sides (taskset is util-linux's,
+# on every Debian).  `make bench-deps`, as root once, installs them.
+BENCH_PACKAGES := wrk time jq nginx-light mariadb-server \
+	mariadb-client sysbench postfix avahi-daemon avahi-utils dbus \
+	iproute2 busybox rt-tests
+BENCH_DEPS_STAMP := $(OUT)/.bench-deps
+$(BENCH_DEPS_STAMP): image/deps/host-packages.sh Makefile
+	$(Q)image/deps/host-packages.sh $(sort $(BENCH_PACKAGES))
+	$(Q)mkdir -p $(@D) && touch $@
+.PHONY: bench-deps
+bench-deps: $(BENCH_DEPS_STAMP)
+
 INTEGRATION_TESTS := $(sort $(wildcard payload/tests/integration/*.sh))
 # The fuzzers are host programs (clang, libFuzzer) built from the same
 # sources whatever ARCH is: a cross ARCH's run leaves them to the host's.
@@ -177,5 +191,6 @@ help:
 	@echo '  test     every test (unit, integration, fuzz, QEMU) of every ARCH,'
 	@echo '           or of ARCH alone when ARCH= is given'
 	@echo '  test-deps  install the Debian packages `make test` needs'
+	@echo '  bench-deps install what payload/bench/*.sh and their peers need'
 	@echo '  pins     re-pin every input to what the archive serves now'
 	@echo '  clean    remove $$(O); distclean also removes $$(DL_DIR)'
