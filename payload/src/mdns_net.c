@@ -1747,6 +1747,44 @@ static void txt_in_read(struct txt_in *t, struct mdns_responder *r)
 		t->len = 0;	/* an over-long line: drop it */
 }
 
+/* Answers and announces until SIGINT/SIGTERM, taking TXT updates from
+ * tin, and prints the name once it is ours.  Returns 0 or a negative
+ * errno (reported). */
+static int mdns_publish_loop(struct mdns_responder *r, struct txt_in *tin,
+			     unsigned port)
+{
+	enum mdns_state shown = MDNS_PROBING;
+	int rc = 0;
+
+	while (!mdns_stop) {
+		struct pollfd p[2] = { { mdns_responder_fd(r), POLLIN, 0 },
+				       { tin->fd, POLLIN, 0 } };
+
+		if (poll(p, tin->fd >= 0 ? 2 : 1,
+			 mdns_responder_timeout_ms(r)) < 0 &&
+		    errno != EINTR)
+			return util_err("mdns", errno, "poll: %s",
+					strerror(errno));
+		if (tin->fd >= 0 && p[1].revents)
+			txt_in_read(tin, r);
+		rc = mdns_responder_handle(r);
+		if (rc != 0) {
+			util_err("mdns", -rc, "socket: %s", strerror(-rc));
+			return rc;
+		}
+		if (mdns_responder_state(r) == shown)
+			continue;
+		shown = mdns_responder_state(r);
+		if (shown == MDNS_RUNNING) {
+			printf("published '%s' on %s.local port %u\n",
+			       mdns_responder_instance(r),
+			       mdns_responder_host(r), port);
+			fflush(stdout);
+		}
+	}
+	return rc;
+}
+
 static int mdns_publish_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1765,7 +1803,6 @@ static int mdns_publish_main(int argc, char **argv)
 	const char *txt[64];
 	size_t ntxt = 0;
 	struct mdns_responder *r;
-	enum mdns_state shown = MDNS_PROBING;
 	struct sigaction sa;
 	struct mdns_stats st;
 	char err[512];
@@ -1818,36 +1855,7 @@ static int mdns_publish_main(int argc, char **argv)
 	sa.sa_handler = mdns_on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	rc = 0;
-	while (!mdns_stop) {
-		struct pollfd p[2] = { { mdns_responder_fd(r), POLLIN, 0 },
-				       { tin.fd, POLLIN, 0 } };
-
-		if (poll(p, tin.fd >= 0 ? 2 : 1,
-			 mdns_responder_timeout_ms(r)) < 0 &&
-		    errno != EINTR) {
-			rc = util_err("mdns", errno, "poll: %s",
-				      strerror(errno));
-			break;
-		}
-		if (tin.fd >= 0 && p[1].revents)
-			txt_in_read(&tin, r);
-		rc = mdns_responder_handle(r);
-		if (rc != 0) {
-			util_err("mdns", -rc, "socket: %s", strerror(-rc));
-			break;
-		}
-		if (mdns_responder_state(r) != shown) {
-			shown = mdns_responder_state(r);
-			if (shown == MDNS_RUNNING) {
-				printf("published '%s' on %s.local port %u\n",
-				       mdns_responder_instance(r),
-				       mdns_responder_host(r),
-				       (unsigned)port);
-				fflush(stdout);
-			}
-		}
-	}
+	rc = mdns_publish_loop(r, &tin, (unsigned)port);
 	mdns_responder_stats(r, &st);
 	fprintf(stderr,
 		"benchboot mdns: rx %llu bad %llu ignored %llu queries %llu legacy %llu tx %llu conflicts %llu\n",
