@@ -387,93 +387,80 @@ static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
 	}
 }
 
-static void vstep(struct vctx *v, const cJSON *so, int idx,
-		  struct report_step *s)
+/* One workload's figures in a step's "stats" (q is its path).  Returns
+ * -1 when validation is to stop. */
+static int vstep_wl(struct vctx *v, const cJSON *w, const char *q,
+		    struct report_wl *wl)
 {
-	const cJSON *nm, *st, *cc, *sk, *reps, *cr, *stats, *merged, *w, *f;
-	const cJSON *rp;
-	struct series_acc sa;
-	struct ops_acc *oa;
-	char path[64], p[256];
-	int i, k;
+	const cJSON *f;
+	const char *m;
 
-	snprintf(path, sizeof(path), "steps[%d]", idx);
-	memset(s, 0, sizeof(*s));
-	memset(&sa, 0, sizeof(sa));
-	nm = vget(v, so, path, "name", 's', 0);
-	st = vget(v, so, path, "step", 's', 0);
-	cc = vget(v, so, path, "concurrency", 'n', 1);
-	sk = vget(v, so, path, "skipped", 's', 1);
-	reps = vget(v, so, path, "repeats", 'a', 0);
-	cr = vget(v, so, path, "complete_repeats", 'n', sk != NULL);
-	stats = vget(v, so, path, "stats", 'o', sk != NULL);
-	merged = vget(v, so, path, "merged", 'o', 1);
-	f = vget(v, so, path, "warmup_s", 'n', 1);
-	s->warmup_s = f ? f->valuedouble : 0;
-	f = vget(v, so, path, "duration_s", 'n', 1);
-	s->duration_s = f ? f->valuedouble : 0;
-	if (cc && (cc->valuedouble < 1 || cc->valuedouble > 1e7)) {
-		snprintf(p, sizeof(p), "%s.concurrency", path);
-		verr(v, p, "expected 1 .. 10000000, got %g", cc->valuedouble);
+	snprintf(wl->name, sizeof(wl->name), "%s", w->string);
+	/* Every figure is checked, not only the ones shown. */
+	cJSON_ArrayForEach(f, w) {
+		struct report_stat tmp;
+		char fp[VP];
+
+		snprintf(fp, sizeof(fp), "%.200s.%.60s", q, f->string);
+		vstat(v, f, fp, &tmp);
+		if (v->bad)
+			return -1;
+		if (strcmp(f->string, "p50_ns") == 0)
+			wl->p50 = tmp;
+		else if (strcmp(f->string, "p99_ns") == 0)
+			wl->p99 = tmp;
 	}
-	if (cr && (cr->valuedouble < 0 || cr->valuedouble > 1e6)) {
-		snprintf(p, sizeof(p), "%s.complete_repeats", path);
-		verr(v, p, "expected 0 .. 1000000, got %g", cr->valuedouble);
+	m = report_metric(w);
+	if (m) {
+		size_t l = strlen(m) - 6;
+
+		snprintf(wl->metric, sizeof(wl->metric), "%.*s", (int)l, m);
+		vstat(v, cJSON_GetObjectItemCaseSensitive(w, m), q, &wl->thr);
 	}
-	if (v->bad)
-		return;
-	s->name = nm->valuestring;
-	s->step = st->valuestring;
-	s->conc = cc ? (int)cc->valuedouble : 0;
-	s->skipped = sk ? sk->valuestring : NULL;
-	s->repeats = cJSON_GetArraySize(reps);
-	s->complete = cr ? (int)cr->valuedouble : 0;
+	return 0;
+}
+
+/* A step's "stats" and "merged" objects.  Returns -1 when validation is
+ * to stop. */
+static int vstep_stats(struct vctx *v, const cJSON *stats,
+		       const cJSON *merged, const char *path,
+		       struct report_step *s)
+{
+	const cJSON *w;
+	char p[256], q[VP];
+
 	snprintf(p, sizeof(p), "%.200s.stats", path);
 	cJSON_ArrayForEach(w, stats) {
-		struct report_wl *wl;
-		const char *m;
-		char q[VP];
-
 		if (s->nwl == REPORT_MAX_WL)
 			break;
 		snprintf(q, sizeof(q), "%.200s.%.60s", p, w->string);
 		if (!vtype_ok(w, 'o')) {
 			verr(v, q, "expected an object");
-			return;
+			return -1;
 		}
-		wl = &s->wl[s->nwl++];
-		snprintf(wl->name, sizeof(wl->name), "%s", w->string);
-		/* Every figure is checked, not only the ones shown. */
-		cJSON_ArrayForEach(f, w) {
-			struct report_stat tmp;
-			char fp[VP];
-
-			snprintf(fp, sizeof(fp), "%.200s.%.60s", q, f->string);
-			vstat(v, f, fp, &tmp);
-			if (v->bad)
-				return;
-			if (strcmp(f->string, "p50_ns") == 0)
-				wl->p50 = tmp;
-			else if (strcmp(f->string, "p99_ns") == 0)
-				wl->p99 = tmp;
-		}
-		m = report_metric(w);
-		if (m) {
-			size_t l = strlen(m) - 6;
-
-			snprintf(wl->metric, sizeof(wl->metric), "%.*s",
-				 (int)l, m);
-			vstat(v, cJSON_GetObjectItemCaseSensitive(w, m), q,
-			      &wl->thr);
-		}
+		if (vstep_wl(v, w, q, &s->wl[s->nwl++]) != 0)
+			return -1;
 	}
 	snprintf(p, sizeof(p), "%.200s.merged", path);
 	cJSON_ArrayForEach(w, merged) {
-		char q[VP];
-
 		snprintf(q, sizeof(q), "%.200s.%.60s.latency", p, w->string);
 		vhist(v, cJSON_GetObjectItemCaseSensitive(w, "latency"), q);
 	}
+	return 0;
+}
+
+/* A step's repeats, and what the step shows from them: the samplers'
+ * means, the probe's loss and the per-operation statistics. */
+static void vstep_repeats(struct vctx *v, const cJSON *reps,
+			  const char *path, struct report_step *s)
+{
+	const cJSON *rp;
+	struct series_acc sa;
+	struct ops_acc *oa;
+	char p[256];
+	int i, k;
+
+	memset(&sa, 0, sizeof(sa));
 	oa = calloc(1, sizeof(*oa));
 	if (!oa) {
 		verr(v, path, "out of memory");
@@ -510,6 +497,47 @@ static void vstep(struct vctx *v, const cJSON *so, int idx,
 		}
 	}
 	free(oa);
+}
+
+static void vstep(struct vctx *v, const cJSON *so, int idx,
+		  struct report_step *s)
+{
+	const cJSON *nm, *st, *cc, *sk, *reps, *cr, *stats, *merged, *f;
+	char path[64], p[256];
+
+	snprintf(path, sizeof(path), "steps[%d]", idx);
+	memset(s, 0, sizeof(*s));
+	nm = vget(v, so, path, "name", 's', 0);
+	st = vget(v, so, path, "step", 's', 0);
+	cc = vget(v, so, path, "concurrency", 'n', 1);
+	sk = vget(v, so, path, "skipped", 's', 1);
+	reps = vget(v, so, path, "repeats", 'a', 0);
+	cr = vget(v, so, path, "complete_repeats", 'n', sk != NULL);
+	stats = vget(v, so, path, "stats", 'o', sk != NULL);
+	merged = vget(v, so, path, "merged", 'o', 1);
+	f = vget(v, so, path, "warmup_s", 'n', 1);
+	s->warmup_s = f ? f->valuedouble : 0;
+	f = vget(v, so, path, "duration_s", 'n', 1);
+	s->duration_s = f ? f->valuedouble : 0;
+	if (cc && (cc->valuedouble < 1 || cc->valuedouble > 1e7)) {
+		snprintf(p, sizeof(p), "%s.concurrency", path);
+		verr(v, p, "expected 1 .. 10000000, got %g", cc->valuedouble);
+	}
+	if (cr && (cr->valuedouble < 0 || cr->valuedouble > 1e6)) {
+		snprintf(p, sizeof(p), "%s.complete_repeats", path);
+		verr(v, p, "expected 0 .. 1000000, got %g", cr->valuedouble);
+	}
+	if (v->bad)
+		return;
+	s->name = nm->valuestring;
+	s->step = st->valuestring;
+	s->conc = cc ? (int)cc->valuedouble : 0;
+	s->skipped = sk ? sk->valuestring : NULL;
+	s->repeats = cJSON_GetArraySize(reps);
+	s->complete = cr ? (int)cr->valuedouble : 0;
+	if (vstep_stats(v, stats, merged, path, s) != 0)
+		return;
+	vstep_repeats(v, reps, path, s);
 }
 
 /* Line and column of byte off in text, for a parse error. */
@@ -557,40 +585,104 @@ static int report_unclosed(const char *text, size_t len)
 	return str || depth > 0 || len == 0;
 }
 
+/* Says where text (len bytes, which cJSON could not parse; end is where
+ * it stopped) goes wrong.  Returns -EINVAL. */
+static int report_json_error(const char *text, size_t len, const char *end,
+			     const char *name, char *err, size_t errlen)
+{
+	size_t off = end ? (size_t)(end - text) : 0;
+	int line, col;
+
+	/* cJSON points at the first byte it could not use. */
+	while (off < len && (text[off] == ' ' || text[off] == '\n' ||
+			     text[off] == '\t' || text[off] == '\r'))
+		off++;
+	report_linecol(text, off, &line, &col);
+	if (off >= len || report_unclosed(text, len)) {
+		report_linecol(text, len, &line, &col);
+		return util_fail(err, errlen, -EINVAL,
+				 "%s: not a whole JSON document: it ends early at byte %zu, line %d, inside an unclosed value (truncated?)",
+				 name, len, line);
+	}
+	return util_fail(err, errlen, -EINVAL,
+			 "%s: not valid JSON at line %d column %d (byte %zu)",
+			 name, line, col, off);
+}
+
+/* environment.hosts: each an object with an id and a role; a server's
+ * clock offset is kept.  Returns -1 on the first mistake. */
+static int vhosts(struct vctx *v, const cJSON *hosts, struct report_res *r)
+{
+	const cJSON *h;
+	int i = 0;
+
+	cJSON_ArrayForEach(h, hosts) {
+		const cJSON *role, *clk, *off;
+		char p[64];
+
+		snprintf(p, sizeof(p), "environment.hosts[%d]", i++);
+		if (!vtype_ok(h, 'o')) {
+			verr(v, p, "expected an object");
+			return -1;
+		}
+		vget(v, h, p, "id", 's', 0);
+		role = vget(v, h, p, "role", 's', 0);
+		clk = vget(v, h, p, "clock", 'o', 1);
+		snprintf(p + strlen(p), sizeof(p) - strlen(p), ".clock");
+		off = clk ? vget(v, clk, p, "offset_ns", 'n', 1) : NULL;
+		if (v->bad)
+			return -1;
+		if (off && strncmp(role->valuestring, "server", 6) == 0)
+			r->server_offset_ns = off->valuedouble;
+	}
+	return 0;
+}
+
+/* steps: each an object, validated into r->steps.  Returns -1 on the
+ * first mistake. */
+static int vsteps(struct vctx *v, const cJSON *steps, struct report_res *r)
+{
+	const cJSON *so;
+	int i = 0;
+
+	r->nsteps = cJSON_GetArraySize(steps);
+	r->steps = calloc(r->nsteps ? r->nsteps : 1, sizeof(*r->steps));
+	if (!r->steps) {
+		verr(v, "steps", "out of memory");
+		return -1;
+	}
+	cJSON_ArrayForEach(so, steps) {
+		if (!vtype_ok(so, 'o')) {
+			char p[32];
+
+			snprintf(p, sizeof(p), "steps[%d]", i);
+			verr(v, p, "expected an object");
+			return -1;
+		}
+		vstep(v, so, i, &r->steps[i]);
+		if (v->bad)
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
 int report_parse(const char *text, size_t len, const char *name,
 		 struct report_res *r, char *err, size_t errlen)
 {
 	struct vctx v = { name, err, errlen, 0, NULL };
-	const cJSON *su, *tool, *steps, *env, *hosts, *h, *so;
+	const cJSON *su, *tool, *steps, *env, *hosts;
 	const char *end = NULL;
-	int i, line, col;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->file, sizeof(r->file), "%s", name);
-	if (len == 0) {
+	if (len == 0)
 		return util_fail(err, errlen, -EINVAL,
 				 "%s: empty file (expected a benchboot.result/1 document)",
 				 name);
-	}
 	r->doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	if (!r->doc) {
-		size_t off = end ? (size_t)(end - text) : 0;
-
-		/* cJSON points at the first byte it could not use. */
-		while (off < len && (text[off] == ' ' || text[off] == '\n' ||
-				     text[off] == '\t' || text[off] == '\r'))
-			off++;
-		report_linecol(text, off, &line, &col);
-		if (off >= len || report_unclosed(text, len)) {
-			report_linecol(text, len, &line, &col);
-			return util_fail(err, errlen, -EINVAL,
-					 "%s: not a whole JSON document: it ends early at byte %zu, line %d, inside an unclosed value (truncated?)",
-					 name, len, line);
-		}
-		return util_fail(err, errlen, -EINVAL,
-				 "%s: not valid JSON at line %d column %d (byte %zu)",
-				 name, line, col, off);
-	}
+	if (!r->doc)
+		return report_json_error(text, len, end, name, err, errlen);
 	v.h = malloc(sizeof(*v.h));
 	if (!v.h) {
 		cJSON_Delete(r->doc);
@@ -620,46 +712,8 @@ int report_parse(const char *text, size_t len, const char *name,
 								 "controller"));
 	r->tool_version = cJSON_GetStringValue(cJSON_GetObjectItem(tool,
 								   "version"));
-	i = 0;
-	cJSON_ArrayForEach(h, hosts) {
-		const cJSON *role, *clk, *off;
-		char p[64];
-
-		snprintf(p, sizeof(p), "environment.hosts[%d]", i++);
-		if (!vtype_ok(h, 'o')) {
-			verr(&v, p, "expected an object");
-			goto err;
-		}
-		vget(&v, h, p, "id", 's', 0);
-		role = vget(&v, h, p, "role", 's', 0);
-		clk = vget(&v, h, p, "clock", 'o', 1);
-		snprintf(p + strlen(p), sizeof(p) - strlen(p), ".clock");
-		off = clk ? vget(&v, clk, p, "offset_ns", 'n', 1) : NULL;
-		if (v.bad)
-			goto err;
-		if (off && strncmp(role->valuestring, "server", 6) == 0)
-			r->server_offset_ns = off->valuedouble;
-	}
-	r->nsteps = cJSON_GetArraySize(steps);
-	r->steps = calloc(r->nsteps ? r->nsteps : 1, sizeof(*r->steps));
-	if (!r->steps) {
-		verr(&v, "steps", "out of memory");
+	if (vhosts(&v, hosts, r) != 0 || vsteps(&v, steps, r) != 0)
 		goto err;
-	}
-	i = 0;
-	cJSON_ArrayForEach(so, steps) {
-		if (!vtype_ok(so, 'o')) {
-			char p[32];
-
-			snprintf(p, sizeof(p), "steps[%d]", i);
-			verr(&v, p, "expected an object");
-			goto err;
-		}
-		vstep(&v, so, i, &r->steps[i]);
-		if (v.bad)
-			goto err;
-		i++;
-	}
 	free(v.h);
 	return 0;
 err:

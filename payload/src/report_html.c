@@ -835,56 +835,52 @@ static void html_more(FILE *f, const cJSON *o, const char *prefix, int *first)
 	}
 }
 
-static void html_env(FILE *f, struct report_res *r, int idx)
+/* A "µs" cell from a nanosecond number, or "-". */
+static void html_us_cell(FILE *f, const cJSON *x)
 {
-	const cJSON *h, *sk, *x;
+	if (cJSON_IsNumber(x))
+		fprintf(f, "<td>%.1f</td>", x->valuedouble / 1e3);
+	else
+		fputs("<td>-</td>", f);
+}
+
+/* One host of the environment table. */
+static void html_host_row(FILE *f, const cJSON *h)
+{
+	const cJSON *clk = cJSON_GetObjectItem(h, "clock"), *x;
+	int first = 1, i;
+
+	fputs(cJSON_IsTrue(cJSON_GetObjectItem(h, "lost")) ?
+	      "<tr class=\"lost\">" : "<tr>", f);
+	for (i = 0; html_host_cols[i]; i++) {
+		x = cJSON_GetObjectItem(h, html_host_cols[i]);
+		fputs("<td>", f);
+		if (strcmp(html_host_cols[i], "mem_kb") == 0 &&
+		    cJSON_IsNumber(x))
+			fprintf(f, "%.1f GiB", x->valuedouble / 1048576);
+		else
+			html_scalar(f, x);
+		fputs("</td>", f);
+	}
+	html_us_cell(f, cJSON_GetObjectItem(clk, "offset_ns"));
+	html_us_cell(f, cJSON_GetObjectItem(clk, "rtt_ns"));
+	fputs("<td>", f);
+	i = 0;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(h, "workloads")) {
+		fputs(i++ ? " " : "", f);
+		html_scalar(f, x);
+	}
+	fputs("</td><td>", f);
+	html_more(f, h, "", &first);
+	fputs("</td></tr>\n", f);
+}
+
+/* The line under the environment table: suite, tool, skew, events. */
+static void html_env_meta(FILE *f, struct report_res *r)
+{
+	const cJSON *sk, *x;
 	int i;
 
-	fprintf(f, "<h3>%c ", html_letter(idx));
-	html_esc(f, r->id);
-	fputs("</h3><table class=\"env\"><tr>", f);
-	for (i = 0; html_host_cols[i]; i++)
-		fprintf(f, "<th>%s</th>", html_host_cols[i]);
-	fputs("<th>clock offset µs</th><th>rtt µs</th><th>workloads</th>"
-	      "<th>more</th></tr>\n", f);
-	cJSON_ArrayForEach(h, cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc,
-				"environment"), "hosts")) {
-		const cJSON *clk = cJSON_GetObjectItem(h, "clock");
-		int first = 1;
-
-		fputs(cJSON_IsTrue(cJSON_GetObjectItem(h, "lost")) ?
-		      "<tr class=\"lost\">" : "<tr>", f);
-		for (i = 0; html_host_cols[i]; i++) {
-			x = cJSON_GetObjectItem(h, html_host_cols[i]);
-			fputs("<td>", f);
-			if (strcmp(html_host_cols[i], "mem_kb") == 0 &&
-			    cJSON_IsNumber(x))
-				fprintf(f, "%.1f GiB",
-					x->valuedouble / 1048576);
-			else
-				html_scalar(f, x);
-			fputs("</td>", f);
-		}
-		x = cJSON_GetObjectItem(clk, "offset_ns");
-		if (cJSON_IsNumber(x))
-			fprintf(f, "<td>%.1f</td>", x->valuedouble / 1e3);
-		else
-			fputs("<td>-</td>", f);
-		x = cJSON_GetObjectItem(clk, "rtt_ns");
-		if (cJSON_IsNumber(x))
-			fprintf(f, "<td>%.1f</td>", x->valuedouble / 1e3);
-		else
-			fputs("<td>-</td>", f);
-		fputs("<td>", f);
-		i = 0;
-		cJSON_ArrayForEach(x, cJSON_GetObjectItem(h, "workloads")) {
-			fputs(i++ ? " " : "", f);
-			html_scalar(f, x);
-		}
-		fputs("</td><td>", f);
-		html_more(f, h, "", &first);
-		fputs("</td></tr>\n", f);
-	}
 	fputs("</table>\n<p class=\"meta\">suite ", f);
 	html_esc(f, r->suite);
 	fputs(" version ", f);
@@ -903,10 +899,10 @@ static void html_env(FILE *f, struct report_res *r, int idx)
 		const cJSON *mx = cJSON_GetObjectItem(s, "max");
 
 		if (cJSON_IsNumber(md) && cJSON_IsNumber(mx))
-			fprintf(f, "; %s skew between clients: median %.1f "
-				"µs, max %.1f µs", i ? "workload start" :
-				"launch", md->valuedouble / 1e3,
-				mx->valuedouble / 1e3);
+			fprintf(f,
+				"; %s skew between clients: median %.1f µs, max %.1f µs",
+				i ? "workload start" : "launch",
+				md->valuedouble / 1e3, mx->valuedouble / 1e3);
 	}
 	i = cJSON_GetArraySize(cJSON_GetObjectItem(r->doc, "events"));
 	fprintf(f, "; %d event%s", i, i == 1 ? "" : "s");
@@ -921,6 +917,24 @@ static void html_env(FILE *f, struct report_res *r, int idx)
 		}
 	}
 	fputs("</p>\n", f);
+}
+
+static void html_env(FILE *f, struct report_res *r, int idx)
+{
+	const cJSON *h;
+	int i;
+
+	fprintf(f, "<h3>%c ", html_letter(idx));
+	html_esc(f, r->id);
+	fputs("</h3><table class=\"env\"><tr>", f);
+	for (i = 0; html_host_cols[i]; i++)
+		fprintf(f, "<th>%s</th>", html_host_cols[i]);
+	fputs("<th>clock offset µs</th><th>rtt µs</th><th>workloads</th><th>more</th></tr>\n",
+	      f);
+	cJSON_ArrayForEach(h, cJSON_GetObjectItem(cJSON_GetObjectItem(r->doc,
+				"environment"), "hosts"))
+		html_host_row(f, h);
+	html_env_meta(f, r);
 }
 
 static const char html_css[] =
