@@ -42,10 +42,47 @@ static int reply_fail(struct smtp_reply *r, const char *why)
 	return -EPROTO;
 }
 
+/* One digit of a line's reply code (states ST_D1..ST_D3); every line of
+ * a reply must carry the first line's code. */
+static int reply_code_digit(struct smtp_reply *r, unsigned char c)
+{
+	switch (r->state) {
+	case ST_D1:
+		if (c < '2' || c > '5')
+			return reply_fail(r,
+					  "reply code does not start with 2-5");
+		r->kwlen = 0;
+		r->kwdone = 0;
+		r->lcode = (c - '0') * 100;
+		r->state = ST_D2;
+		return 0;
+	case ST_D2:
+		if (c < '0' || c > '5')
+			return reply_fail(r,
+					  "reply code's second digit is not 0-5");
+		r->lcode += (c - '0') * 10;
+		r->state = ST_D3;
+		return 0;
+	default:
+		if (c < '0' || c > '9')
+			return reply_fail(r,
+					  "reply code's third digit is not 0-9");
+		r->lcode += c - '0';
+		if (r->cur == 0)
+			r->cur = r->lcode;
+		else if (r->cur != r->lcode)
+			return reply_fail(r,
+					  "continuation line has another reply code");
+		r->state = ST_SEP;
+		return 0;
+	}
+}
+
 int smtp_reply_feed(struct smtp_reply *r, const char *buf, size_t len,
 		    size_t *used)
 {
 	size_t i;
+	int rc;
 
 	if (r->state > ST_CR)
 		return reply_fail(r, r->err ? r->err : "parser failed");
@@ -57,32 +94,11 @@ int smtp_reply_feed(struct smtp_reply *r, const char *buf, size_t len,
 					  "reply line longer than 1000 bytes");
 		switch (r->state) {
 		case ST_D1:
-			if (c < '2' || c > '5')
-				return reply_fail(r,
-						  "reply code does not start with 2-5");
-			r->kwlen = 0;
-			r->kwdone = 0;
-			r->lcode = (c - '0') * 100;
-			r->state = ST_D2;
-			break;
 		case ST_D2:
-			if (c < '0' || c > '5')
-				return reply_fail(r,
-						  "reply code's second digit is not 0-5");
-			r->lcode += (c - '0') * 10;
-			r->state = ST_D3;
-			break;
 		case ST_D3:
-			if (c < '0' || c > '9')
-				return reply_fail(r,
-						  "reply code's third digit is not 0-9");
-			r->lcode += c - '0';
-			if (r->cur == 0)
-				r->cur = r->lcode;
-			else if (r->cur != r->lcode)
-				return reply_fail(r,
-						  "continuation line has another reply code");
-			r->state = ST_SEP;
+			rc = reply_code_digit(r, c);
+			if (rc != 0)
+				return rc;
 			break;
 		case ST_SEP:
 			if (c == ' ') {
@@ -289,8 +305,10 @@ static uint64_t msg_rand(uint64_t *s)
 	return *s * 2685821657736338717ULL;
 }
 
-int smtp_msg_default(const char *from, const char *to, char **out,
-		     size_t *outlen)
+/* The text part at raw + *n: lines of up to 72 characters cut from a
+ * stream of words drawn with *s, exactly SMTP_MSG_TEXT_BYTES bytes with
+ * their LFs. */
+static void msg_text(char *raw, size_t *n, uint64_t *s)
 {
 	static const char *const words[] = {
 		"benchmark", "server", "client", "mail", "queue", "relay",
@@ -299,15 +317,61 @@ int smtp_msg_default(const char *from, const char *to, char **out,
 		"measured", "system", "under", "test", "seed", "Linux",
 		"FreeBSD", "Solaris", "Windows", "Xserve", "Opteron",
 	};
+	char stream[128];
+	size_t slen = 0, spos = 0, left, i;
+
+	for (left = SMTP_MSG_TEXT_BYTES; left > 0;) {
+		size_t ll = left - 1 < 72 ? left - 1 : 72;
+
+		for (i = 0; i < ll; i++) {
+			if (spos == slen) {
+				const char *w = words[msg_rand(s) %
+					(sizeof(words) / sizeof(words[0]))];
+
+				slen = (size_t)snprintf(stream, sizeof(stream),
+							"%s ", w);
+				spos = 0;
+			}
+			raw[(*n)++] = stream[spos++];
+		}
+		raw[(*n)++] = '\n';
+		left -= ll + 1;
+	}
+}
+
+/* The attachment at raw + *n: SMTP_MSG_ATTACH_B64 base64 characters of
+ * bytes drawn with *s, in lines of 76. */
+static void msg_attach(char *raw, size_t *n, uint64_t *s)
+{
 	static const char b64[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		"0123456789+/";
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	/* 8500 base64 characters encode 6375 bytes exactly. */
 	enum { ATTACH_RAW = SMTP_MSG_ATTACH_B64 / 4 * 3 };
-	size_t cap, n = 0, left, i, col;
+	size_t i, col = 0;
+
+	for (i = 0; i < ATTACH_RAW; i += 3) {
+		uint64_t r = msg_rand(s);
+		unsigned v = (unsigned)(r & 0xffffff);
+		int k;
+
+		for (k = 3; k >= 0; k--) {
+			raw[(*n)++] = b64[(v >> (6 * k)) & 63];
+			if (++col == 76) {
+				raw[(*n)++] = '\n';
+				col = 0;
+			}
+		}
+	}
+	if (col)
+		raw[(*n)++] = '\n';
+}
+
+int smtp_msg_default(const char *from, const char *to, char **out,
+		     size_t *outlen)
+{
+	size_t cap, n = 0;
 	uint64_t s = 0x62656e6368626f6fULL;	/* "benchboo" */
-	char *raw, stream[128];
-	size_t slen = 0, spos = 0;
+	char *raw;
 	int rc;
 
 	cap = 1024 + strlen(from) + strlen(to) + SMTP_MSG_TEXT_BYTES +
@@ -330,47 +394,14 @@ int smtp_msg_default(const char *from, const char *to, char **out,
 		"Content-Type: text/plain; charset=us-ascii\n"
 		"Content-Transfer-Encoding: 7bit\n"
 		"\n", from, to);
-	/* Text: lines of up to 72 characters cut from a stream of words,
-	 * exactly SMTP_MSG_TEXT_BYTES bytes with their LFs. */
-	for (left = SMTP_MSG_TEXT_BYTES; left > 0;) {
-		size_t ll = left - 1 < 72 ? left - 1 : 72;
-
-		for (i = 0; i < ll; i++) {
-			if (spos == slen) {
-				const char *w = words[msg_rand(&s) %
-					(sizeof(words) / sizeof(words[0]))];
-
-				slen = (size_t)snprintf(stream, sizeof(stream),
-							"%s ", w);
-				spos = 0;
-			}
-			raw[n++] = stream[spos++];
-		}
-		raw[n++] = '\n';
-		left -= ll + 1;
-	}
+	msg_text(raw, &n, &s);
 	n += (size_t)snprintf(raw + n, cap - n,
 		"--bb-0001\n"
 		"Content-Type: application/octet-stream; name=\"data.bin\"\n"
 		"Content-Transfer-Encoding: base64\n"
 		"Content-Disposition: attachment; filename=\"data.bin\"\n"
 		"\n");
-	col = 0;
-	for (i = 0; i < ATTACH_RAW; i += 3) {
-		uint64_t r = msg_rand(&s);
-		unsigned v = (unsigned)(r & 0xffffff);
-		int k;
-
-		for (k = 3; k >= 0; k--) {
-			raw[n++] = b64[(v >> (6 * k)) & 63];
-			if (++col == 76) {
-				raw[n++] = '\n';
-				col = 0;
-			}
-		}
-	}
-	if (col)
-		raw[n++] = '\n';
+	msg_attach(raw, &n, &s);
 	n += (size_t)snprintf(raw + n, cap - n, "--bb-0001--\n");
 	rc = smtp_msg_wire(raw, n, out, outlen);
 	free(raw);
