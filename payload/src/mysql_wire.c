@@ -288,16 +288,13 @@ static int mw_end(struct mw_parser *p)
 }
 
 /* One packet of payload b[0..n), n > 0. */
-static int mw_packet(struct mw_parser *p, const uint8_t *b, size_t n)
+/* A reply to COM_STMT_PREPARE: the prepare OK, then the parameters' and
+ * columns' definitions, each list ended by EOF unless deprecated. */
+static int mw_prepare_packet(struct mw_parser *p, const uint8_t *b, size_t n)
 {
 	uint8_t type;
 	int rc;
 
-	/* MariaDB's progress reports ride in ERR packets with code 0xffff
-	 * when the client asked for them; they do not end the reply. */
-	if (b[0] == 0xff && n >= 3 && mw_u16(b + 1) == 0xffff &&
-	    (p->caps & MW_CLIENT_PROGRESS) && p->state != S_DONE)
-		return MW_MORE;
 	switch (p->state) {
 	case S_P_FIRST:
 		return mw_prepare_ok(p, b, n);
@@ -331,6 +328,18 @@ static int mw_packet(struct mw_parser *p, const uint8_t *b, size_t n)
 			return MW_E_PROTO;
 		p->state = S_DONE;
 		return MW_DONE;
+	default:	/* not reached: mw_packet dispatches by state */
+		return mw_bad(p, "packet after the end of the reply");
+	}
+}
+
+/* A reply to a query or COM_STMT_EXECUTE: OK or ERR, or a result set
+ * (column count, definitions, rows, end). */
+static int mw_exec_packet(struct mw_parser *p, const uint8_t *b, size_t n)
+{
+	int rc;
+
+	switch (p->state) {
 	case S_X_FIRST:
 		if (b[0] == 0xff)
 			return mw_err(p, b, n);
@@ -370,6 +379,30 @@ static int mw_packet(struct mw_parser *p, const uint8_t *b, size_t n)
 		default:
 			return mw_bad(p, "row or EOF expected");
 		}
+	default:	/* not reached: mw_packet dispatches by state */
+		return mw_bad(p, "packet after the end of the reply");
+	}
+}
+
+static int mw_packet(struct mw_parser *p, const uint8_t *b, size_t n)
+{
+	/* MariaDB's progress reports ride in ERR packets with code 0xffff
+	 * when the client asked for them; they do not end the reply. */
+	if (b[0] == 0xff && n >= 3 && mw_u16(b + 1) == 0xffff &&
+	    (p->caps & MW_CLIENT_PROGRESS) && p->state != S_DONE)
+		return MW_MORE;
+	switch (p->state) {
+	case S_P_FIRST:
+	case S_P_PARAM:
+	case S_P_PARAM_EOF:
+	case S_P_COL:
+	case S_P_COL_EOF:
+		return mw_prepare_packet(p, b, n);
+	case S_X_FIRST:
+	case S_X_COL:
+	case S_X_COL_EOF:
+	case S_X_ROW:
+		return mw_exec_packet(p, b, n);
 	default:
 		return mw_bad(p, "packet after the end of the reply");
 	}
