@@ -15,7 +15,14 @@ static void sqlping_usage(FILE *out)
 		"                          [--password PW] [--db DB] [--timeout SECONDS]\n");
 }
 
-int sqlping_main(int argc, char **argv)
+/* Where and as whom to connect. */
+struct sqlping_opts {
+	const char *host, *sock, *user, *pw, *db;
+	uint64_t port, timeout;
+};
+
+/* Parses argv into o.  Returns -1 to go on, else the exit status. */
+static int sqlping_parse_opts(int argc, char **argv, struct sqlping_opts *o)
 {
 	static const struct option opts[] = {
 		{ "host", required_argument, NULL, 'H' },
@@ -28,32 +35,25 @@ int sqlping_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *host = NULL, *sock = NULL, *user = "root", *pw = NULL;
-	const char *db = NULL;
-	uint64_t port = 0, timeout = 10;
-	unsigned int to;
-	MYSQL_RES *res;
-	MYSQL_ROW row;
-	MYSQL *m;
-	int c, rc = 1;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "H:P:S:u:p:d:t:h", opts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'H': host = optarg; break;
-		case 'S': sock = optarg; break;
-		case 'u': user = optarg; break;
-		case 'p': pw = optarg; break;
-		case 'd': db = optarg; break;
+		case 'H': o->host = optarg; break;
+		case 'S': o->sock = optarg; break;
+		case 'u': o->user = optarg; break;
+		case 'p': o->pw = optarg; break;
+		case 'd': o->db = optarg; break;
 		case 'P':
-			if (util_parse_u64(optarg, 1, 65535, &port) != 0) {
+			if (util_parse_u64(optarg, 1, 65535, &o->port) != 0) {
 				util_err("sql-ping", EINVAL,
 					 "--port '%s': want 1..65535", optarg);
 				return 2;
 			}
 			break;
 		case 't':
-			if (util_parse_u64(optarg, 1, 3600, &timeout) != 0) {
+			if (util_parse_u64(optarg, 1, 3600, &o->timeout) != 0) {
 				util_err("sql-ping", EINVAL,
 					 "--timeout '%s': want seconds 1..3600",
 					 optarg);
@@ -72,18 +72,34 @@ int sqlping_main(int argc, char **argv)
 		sqlping_usage(stderr);
 		return 2;
 	}
+	return -1;
+}
+
+int sqlping_main(int argc, char **argv)
+{
+	struct sqlping_opts o = { .user = "root", .timeout = 10 };
+	unsigned int to;
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	MYSQL *m;
+	int rc;
+
+	rc = sqlping_parse_opts(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	rc = 1;
 	m = mysql_init(NULL);
 	if (!m) {
 		util_err("sql-ping", ENOMEM, "mysql_init failed");
 		return 1;
 	}
-	to = (unsigned int)timeout;
+	to = (unsigned int)o.timeout;
 	mysql_optionsv(m, MYSQL_OPT_CONNECT_TIMEOUT, &to);
 	mysql_optionsv(m, MYSQL_OPT_READ_TIMEOUT, &to);
-	if (!mysql_real_connect(m, host, user, pw, db, (unsigned int)port,
-				sock, 0)) {
+	if (!mysql_real_connect(m, o.host, o.user, o.pw, o.db,
+				(unsigned int)o.port, o.sock, 0)) {
 		util_err("sql-ping", EIO, "connect to %s: %s",
-			 sock ? sock : host ? host : "localhost",
+			 o.sock ? o.sock : o.host ? o.host : "localhost",
 			 mysql_error(m));
 		goto out;
 	}
