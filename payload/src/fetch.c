@@ -22,8 +22,8 @@ static int curl_get(const char *url, FILE *out, long timeout_s, char *err,
 
 	c = curl_easy_init();
 	if (!c) {
-		snprintf(err, errlen, "%s: curl_easy_init failed", url);
-		return -ENOMEM;
+		return util_fail(err, errlen, -ENOMEM,
+				 "%s: curl_easy_init failed", url);
 	}
 	curl_easy_setopt(c, CURLOPT_URL, url);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, out);
@@ -60,8 +60,8 @@ int fetch_to_file(const char *url, const char *path, long timeout_s,
 	int rc;
 
 	if (!part) {
-		snprintf(err, errlen, "%s: out of memory", url);
-		return -ENOMEM;
+		return util_fail(err, errlen, -ENOMEM, "%s: out of memory",
+				 url);
 	}
 	snprintf(part, plen, "%s.part", path);
 	f = fopen(part, "wb");

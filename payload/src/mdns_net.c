@@ -222,8 +222,8 @@ static int net_open(struct mnet *n, const char *only_if, bool want5353,
 		       0);
 	if (n->fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		return rc;
+		return util_fail(err, errlen, rc, "socket: %s",
+				 strerror(errno));
 	}
 	setsockopt(n->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	setsockopt(n->fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
@@ -1450,8 +1450,8 @@ static int br_open_oneshot(struct mdns_browser *b, char *err, size_t errlen)
 	return 0;
 err:
 	one = errno;
-	snprintf(err, errlen, "one-shot query socket: %s", strerror(one));
-	return -one;
+	return util_fail(err, errlen, -one, "one-shot query socket: %s",
+			 strerror(one));
 }
 
 struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,

@@ -50,13 +50,13 @@ int spool_put(const char *dir, const char *id, const char *doc, size_t len,
 	if (rc == 0)
 		rc = spool_mkdirs(pend);
 	if (rc != 0) {
-		snprintf(err, errlen, "spool %s: %s", dir, strerror(-rc));
-		return rc;
+		return util_fail(err, errlen, rc, "spool %s: %s", dir,
+				 strerror(-rc));
 	}
 	rc = util_write_atomic(res, name, doc, len);
 	if (rc != 0) {
-		snprintf(err, errlen, "%s/%s: %s", res, name, strerror(-rc));
-		return rc;
+		return util_fail(err, errlen, rc, "%s/%s: %s", res, name,
+				 strerror(-rc));
 	}
 	if (!queue)
 		return 0;
@@ -64,8 +64,8 @@ int spool_put(const char *dir, const char *id, const char *doc, size_t len,
 	snprintf(dst, sizeof(dst), "%s/%s", pend, name);
 	if (link(src, dst) != 0 && errno != EEXIST) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: %s", dst, strerror(errno));
-		return rc;
+		return util_fail(err, errlen, rc, "%s: %s", dst,
+				 strerror(errno));
 	}
 	util_fsync_dir(pend);
 	return 0;
@@ -128,8 +128,8 @@ int spool_upload(const char *url, const char *token, const char *id,
 
 	rc = spool_read(path, &data, &len);
 	if (rc != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		return rc;
+		return util_fail(err, errlen, rc, "%s: %s", path,
+				 strerror(-rc));
 	}
 	if (strncmp(url, "file://", 7) == 0) {
 		char name[300];
@@ -147,8 +147,7 @@ int spool_upload(const char *url, const char *token, const char *id,
 	c = curl_easy_init();
 	if (!c) {
 		free(data);
-		snprintf(err, errlen, "curl_easy_init failed");
-		return -ENOMEM;
+		return util_fail(err, errlen, -ENOMEM, "curl_easy_init failed");
 	}
 	if (ul > 0 && url[ul - 1] == '/') {
 		snprintf(full, sizeof(full), "%s%s.json", url, id);
@@ -254,8 +253,8 @@ int spool_flush(const char *dir, const char *url, const char *token,
 	int n = spool_list(dir, &names), i, left = 0;
 
 	if (n < 0) {
-		snprintf(err, errlen, "%s/pending: %s", dir, strerror(-n));
-		return n;
+		return util_fail(err, errlen, n, "%s/pending: %s", dir,
+				 strerror(-n));
 	}
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/pending/%s.json", dir,
