@@ -18,3 +18,5 @@ fuzz_report_SRCS := report.c report_html.c hist.c rstats.c util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_report: FUZZ_CFLAGS += -lcjson -lm
 FUZZ_TARGETS += mysql_wire
 fuzz_mysql_wire_SRCS := mysql_wire.c
+FUZZ_TARGETS += suite
+fuzz_suite_SRCS := suite.c util.c
