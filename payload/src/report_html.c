@@ -278,8 +278,8 @@ static void html_line_chart(FILE *f, const char *cls, const char *title,
 		labels[i] = ln[i].label;
 	}
 	chart_legend(&c, labels, nl);
-	chart_end(&c, "median of the complete repeats; bars: 95 % CI of the "
-		  "mean");
+	chart_end(&c,
+		  "median of the complete repeats; bars: 95 % CI of the mean");
 }
 
 /* Grouped bars: v[g * ns + s] for group g and series s (NAN: none). */
