@@ -58,7 +58,12 @@ $(HOST_DEPS_STAMP): image/deps/host-packages.sh $(wildcard image/deps/*.mk) \
 	$(Q)image/deps/host-packages.sh $(sort $(HOST_PACKAGES))
 	$(Q)mkdir -p $(@D) && touch $@
 
-deps: $(HOST_DEPS_STAMP)
+# `make deps`, as root once: what the build and `make run` need
+# (RUN_PACKAGES: qemu-tests/run.mk).  No stamp, nothing written under
+# $(O): a root-owned $(O) would stop the build that follows as another
+# user, whose own stamps then find everything installed.
+deps:
+	$(Q)image/deps/host-packages.sh $(sort $(HOST_PACKAGES) $(RUN_PACKAGES))
 
 # Recipes in build order (a recipe names the outputs of earlier ones);
 # inputs not listed here (the kernel, the server stack) follow.
@@ -94,11 +99,13 @@ TEST_DEPS_STAMP := $(OUT)/.test-deps
 $(TEST_DEPS_STAMP): image/deps/host-packages.sh Makefile $(wildcard */*.mk)
 	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))
 	$(Q)mkdir -p $(@D) && touch $@
-# As root once, so that `make test` then runs as any user.  Not part of
-# `make deps`: it installs and starts servers (MariaDB, nginx, Postfix,
-# Avahi) that a machine which only builds and runs the images has no use for.
+# As root once, so that `make test` then runs as any user (no stamp, as
+# for deps).  Not part of `make deps`: it installs and starts servers
+# (MariaDB, nginx, Postfix, Avahi) that a machine which only builds and
+# runs the images has no use for.
 .PHONY: test-deps
-test-deps: $(TEST_DEPS_STAMP)
+test-deps:
+	$(Q)image/deps/host-packages.sh $(sort $(TEST_PACKAGES))
 
 # The benchmarks (payload/bench/*.sh: not tests, run by hand) and the peer
 # tools they measure against: wrk, sysbench, Postfix's smtp-source, avahi,
@@ -107,12 +114,9 @@ test-deps: $(TEST_DEPS_STAMP)
 BENCH_PACKAGES := wrk time jq nginx-light mariadb-server \
 	mariadb-client sysbench postfix avahi-daemon avahi-utils dbus \
 	iproute2 busybox rt-tests
-BENCH_DEPS_STAMP := $(OUT)/.bench-deps
-$(BENCH_DEPS_STAMP): image/deps/host-packages.sh Makefile
-	$(Q)image/deps/host-packages.sh $(sort $(BENCH_PACKAGES))
-	$(Q)mkdir -p $(@D) && touch $@
 .PHONY: bench-deps
-bench-deps: $(BENCH_DEPS_STAMP)
+bench-deps:
+	$(Q)image/deps/host-packages.sh $(sort $(BENCH_PACKAGES))
 
 INTEGRATION_TESTS := $(sort $(wildcard payload/tests/integration/*.sh))
 # The fuzzers are host programs (clang, libFuzzer) built from the same

@@ -26,10 +26,8 @@ $(RUN_DEPS_STAMP): image/deps/host-packages.sh qemu-tests/run.mk
 	$(Q)image/deps/host-packages.sh $(sort $(RUN_PACKAGES))
 	$(Q)mkdir -p $(@D) && touch $@
 
-# `make deps` (as root, once) installs what `make run` needs too.
-.PHONY: run run-server-images run-deps
-run-deps: $(RUN_DEPS_STAMP)
-deps: $(RUN_DEPS_STAMP)
+# `make deps` (as root, once) installs RUN_PACKAGES too (Makefile).
+.PHONY: run run-server-images
 run: $(RUN_DEPS_STAMP) $(BENCHBOOT) $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) \
 		$(if $(filter-out $(ARCH),$(RUN_SERVER_ARCH)),run-server-images)
 	$(Q)$(TEST_ENV) SUITE=$(SUITE) CLIENTS=$(CLIENTS) \
