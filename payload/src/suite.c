@@ -398,25 +398,14 @@ static int suite_kw_set(struct suite_pctx *c)
 	return rc;
 }
 
-/* warmup, duration, cooldown: the suite's default before the first step,
- * the step's own value inside one. */
-static int suite_kw_timing(struct suite_pctx *c)
+/* warmup, duration, cooldown: the suite's default (top) before the first
+ * step, the step's own value (step) inside one. */
+static int suite_timing(struct suite_pctx *c, enum suite_stset idx,
+			uint64_t *top, uint64_t *step)
 {
-	struct suite_step *st = c->st;
-	enum suite_stset idx;
-	uint64_t *dst;
+	uint64_t *dst = c->st ? step : top;
 	int rc;
 
-	if (strcmp(c->w[0], "warmup") == 0) {
-		idx = SUITE_SET_WARMUP;
-		dst = st ? &st->warmup_ns : &c->s->warmup_ns;
-	} else if (strcmp(c->w[0], "duration") == 0) {
-		idx = SUITE_SET_DURATION;
-		dst = st ? &st->duration_ns : &c->s->duration_ns;
-	} else {
-		idx = SUITE_SET_COOLDOWN;
-		dst = st ? &st->cooldown_ns : &c->s->cooldown_ns;
-	}
 	rc = suite_dur(c->file, c->line, c->w[0], c->w[1], dst, c->err,
 		       c->errlen);
 	if (rc != 0)
@@ -424,9 +413,27 @@ static int suite_kw_timing(struct suite_pctx *c)
 	if (idx == SUITE_SET_DURATION && *dst < 100000000ull)
 		return suite_fail(c->err, c->errlen, c->file, c->line,
 				  "duration: expected at least 100ms");
-	if (st)
+	if (c->st)
 		c->stset[c->s->nsteps - 1][idx] = 1;
 	return 0;
+}
+
+static int suite_kw_warmup(struct suite_pctx *c)
+{
+	return suite_timing(c, SUITE_SET_WARMUP, &c->s->warmup_ns,
+			    c->st ? &c->st->warmup_ns : NULL);
+}
+
+static int suite_kw_duration(struct suite_pctx *c)
+{
+	return suite_timing(c, SUITE_SET_DURATION, &c->s->duration_ns,
+			    c->st ? &c->st->duration_ns : NULL);
+}
+
+static int suite_kw_cooldown(struct suite_pctx *c)
+{
+	return suite_timing(c, SUITE_SET_COOLDOWN, &c->s->cooldown_ns,
+			    c->st ? &c->st->cooldown_ns : NULL);
 }
 
 static int suite_kw_repeats(struct suite_pctx *c)
@@ -496,9 +503,9 @@ static const struct suite_kw suite_kws[] = {
 	{ "servers", SUITE_TOP, 1, 1, "0 or 1", suite_kw_servers },
 	{ "wait", SUITE_TOP, 1, 1, "a duration", suite_kw_wait },
 	{ "set", SUITE_TOP, 2, -1, "a name and a value", suite_kw_set },
-	{ "warmup", SUITE_ANY, 1, 1, "a duration", suite_kw_timing },
-	{ "duration", SUITE_ANY, 1, 1, "a duration", suite_kw_timing },
-	{ "cooldown", SUITE_ANY, 1, 1, "a duration", suite_kw_timing },
+	{ "warmup", SUITE_ANY, 1, 1, "a duration", suite_kw_warmup },
+	{ "duration", SUITE_ANY, 1, 1, "a duration", suite_kw_duration },
+	{ "cooldown", SUITE_ANY, 1, 1, "a duration", suite_kw_cooldown },
 	{ "repeats", SUITE_ANY, 1, 1, "a number of repeats",
 	  suite_kw_repeats },
 	{ "concurrency", SUITE_STEP, 0, -1, NULL, suite_kw_concurrency },
