@@ -56,6 +56,8 @@ two_plans    |1 passed, 1 failed|1|two_plans.sh printed 2 TAP plans|echo '1..1'\
 exit_nonzero |1 passed, 1 failed|1|exit_nonzero.sh exited with status 3, though no case failed|echo 'ok 1 - a'\necho '1..1'\nexit 3
 died_midway  |1 passed, 2 failed|1|died_midway.sh printed no TAP plan|. "$TOP/payload/tests/lib/tap.sh"\nok a\nfalse || exit 1\nok b\ntap_done
 no_cases     |0 passed, 1 failed|1|no_cases.sh reported no test cases|echo 'hello'
+plan_only    |0 passed, 1 failed|1|plan_only.sh stopped early: planned 3 cases, ran 0|echo '1..3'
+empty_plan   |0 passed, 1 failed|1|empty_plan.sh reported no test cases|echo '1..0'
 timeout      |1 passed, 2 failed|1|timeout.sh timed out after 2s|echo '1..2'\necho 'ok 1 - a'\nsleep 30\necho 'ok 2 - b'
 EOF
 tap_done
