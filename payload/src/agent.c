@@ -217,8 +217,16 @@ static int agent_session(struct agent_opts *o)
 		.once = o->once, .no_series = o->r.no_series,
 		.procs = o->r.procs,
 	};
+	int rc;
 
-	return session_main(&so, &agent_stop);
+	/* The agent is the one module below the command table that reads
+	 * it back: the rest are told what they need. */
+	so.workloads = cmd_workloads();
+	if (!so.workloads)
+		return 1;
+	rc = session_main(&so, &agent_stop);
+	cJSON_Delete((cJSON *)so.workloads);
+	return rc;
 }
 
 /* A server with no --controller looks for one; finding none, it becomes

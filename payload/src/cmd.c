@@ -54,30 +54,6 @@ const struct cmd cmd_table[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
-static const char *const role_names[] = {
-	[ROLE_NONE] = "none",
-	[ROLE_CLIENT] = "client",
-	[ROLE_SERVER] = "server",
-	[ROLE_CONTROLLER] = "controller",
-};
-
-const char *role_name(enum role role)
-{
-	if ((unsigned)role >= sizeof(role_names) / sizeof(role_names[0]))
-		return role_names[ROLE_NONE];
-	return role_names[role];
-}
-
-enum role role_parse(const char *s)
-{
-	unsigned r;
-
-	for (r = ROLE_CLIENT; s && r <= ROLE_CONTROLLER; r++)
-		if (strcmp(s, role_names[r]) == 0)
-			return (enum role)r;
-	return ROLE_NONE;
-}
-
 const struct cmd *cmd_find(const char *name)
 {
 	const struct cmd *c;

@@ -9,19 +9,7 @@
 
 #include <cjson/cJSON.h>
 
-/* The role of an agent (docs/agent.md).  ROLE_NONE is "not given". */
-enum role {
-	ROLE_NONE = 0,
-	ROLE_CLIENT,		/* load generator */
-	ROLE_SERVER,		/* system under test */
-	ROLE_CONTROLLER,	/* runs the suite, merges, uploads */
-};
-
-/* The role's name ("client", "server", "controller"; "none"). */
-const char *role_name(enum role role);
-
-/* The role named s, or ROLE_NONE for NULL or any other string. */
-enum role role_parse(const char *s);
+#include "node.h"
 
 /* cmd.roles: a bit per role that runs the command as a workload: clients
  * run load generators on the controller's word, servers run series

@@ -27,6 +27,30 @@ void node_clock_init(void)
 		node_clock_err = strtoll(e, NULL, 10);
 }
 
+static const char *const role_names[] = {
+	[ROLE_NONE] = "none",
+	[ROLE_CLIENT] = "client",
+	[ROLE_SERVER] = "server",
+	[ROLE_CONTROLLER] = "controller",
+};
+
+const char *role_name(enum role role)
+{
+	if ((unsigned)role >= sizeof(role_names) / sizeof(role_names[0]))
+		return role_names[ROLE_NONE];
+	return role_names[role];
+}
+
+enum role role_parse(const char *s)
+{
+	unsigned r;
+
+	for (r = ROLE_CLIENT; s && r <= ROLE_CONTROLLER; r++)
+		if (strcmp(s, role_names[r]) == 0)
+			return (enum role)r;
+	return ROLE_NONE;
+}
+
 int64_t node_clock(void)
 {
 	return (int64_t)util_real_ns() + node_clock_err;

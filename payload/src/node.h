@@ -9,6 +9,20 @@
 
 #include <cjson/cJSON.h>
 
+/* The role of an agent (docs/agent.md).  ROLE_NONE is "not given". */
+enum role {
+	ROLE_NONE = 0,
+	ROLE_CLIENT,		/* load generator */
+	ROLE_SERVER,		/* system under test */
+	ROLE_CONTROLLER,	/* runs the suite, merges, uploads */
+};
+
+/* The role's name ("client", "server", "controller"; "none"). */
+const char *role_name(enum role role);
+
+/* The role named s, or ROLE_NONE for NULL or any other string. */
+enum role role_parse(const char *s);
+
 /* The id node_log() prints (set once at start, e.g. to the agent's id). */
 extern char node_log_id[64];
 

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd.h"
 #include "ctl.h"
 #include "node.h"
 #include "peer.h"
@@ -366,7 +365,51 @@ static void runner_accept(struct runner *r)
 	}
 }
 
-/* Services every socket for up to ms milliseconds (one poll round). */
+/* A message over CTL_MAX_MSG ends p's connection: counted, logged. */
+static void runner_oversize(struct runner *r, struct rpeer *p)
+{
+	char why[80];
+
+	snprintf(why, sizeof(why), "message over %u bytes", CTL_MAX_MSG);
+	r->malformed++;
+	node_log("closing connection from %s: %s", p->addr, why);
+	runner_event(r, "malformed_message", p->id[0] ? p->id : p->addr, why);
+	runner_peer_drop(r, p, why);
+}
+
+/* Services peer p's connection for the poll events in revents: flushes
+ * what is queued, reads and handles every whole message. */
+static void runner_serve_peer(struct runner *r, struct rpeer *p,
+			      short revents)
+{
+	const char *line;
+	size_t len;
+	int rc, lr;
+
+	if (revents & POLLOUT) {
+		rc = ctl_conn_flush(&p->c);
+		if (rc != 0) {
+			runner_peer_drop(r, p, strerror(-rc));
+			return;
+		}
+	}
+	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
+		return;
+	rc = ctl_conn_read(&p->c);
+	while (p->c.fd >= 0 && (lr = ctl_conn_line(&p->c, &line, &len)) != 0) {
+		if (lr < 0) {
+			runner_oversize(r, p);
+			break;
+		}
+		p = runner_handle(r, p, line, len);
+	}
+	if (rc != 0 && p->c.fd >= 0)
+		runner_peer_drop(r, p, rc == -EPIPE ? "connection closed" :
+				 strerror(-rc));
+}
+
+/* Services every socket for up to ms milliseconds (one poll round): the
+ * listener (who -1), the local series (who -2 - i) and every peer. */
 static void runner_pump(struct runner *r, int ms)
 {
 	struct pollfd *pf;
@@ -375,12 +418,8 @@ static void runner_pump(struct runner *r, int ms)
 	peer_poll();
 	pf = calloc((size_t)r->npeers + 4, sizeof(*pf));
 	who = calloc((size_t)r->npeers + 4, sizeof(*who));
-	if (!pf || !who) {
-		free(pf);
-		free(who);
-		usleep((useconds_t)ms * 1000);
-		return;
-	}
+	if (!pf || !who)
+		goto sleep;
 	pf[n].fd = r->lfd;
 	pf[n].events = POLLIN;
 	who[n++] = -1;
@@ -399,61 +438,28 @@ static void runner_pump(struct runner *r, int ms)
 		pf[n].events = POLLIN | (ctl_conn_pending(&p->c) ? POLLOUT : 0);
 		who[n++] = i;
 	}
-	if (poll(pf, (nfds_t)n, ms) > 0) {
-		for (i = 0; i < n; i++) {
-			struct rpeer *p;
-			const char *line;
-			size_t len;
-			int rc, lr;
-
-			if (!pf[i].revents)
-				continue;
-			if (who[i] == -1) {
-				runner_accept(r);
-				continue;
-			}
-			if (who[i] < -1) {
-				series_read(&r->local_series[-2 - who[i]],
-					    runner_local_series_cb, r);
-				continue;
-			}
-			p = &r->peers[who[i]];
-			if (pf[i].revents & POLLOUT) {
-				rc = ctl_conn_flush(&p->c);
-				if (rc != 0) {
-					runner_peer_drop(r, p, strerror(-rc));
-					continue;
-				}
-			}
-			if (!(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			rc = ctl_conn_read(&p->c);
-			while (p->c.fd >= 0 &&
-			       (lr = ctl_conn_line(&p->c, &line, &len)) != 0) {
-				if (lr < 0) {
-					char why[80];
-
-					snprintf(why, sizeof(why), "message "
-						 "over %u bytes", CTL_MAX_MSG);
-					r->malformed++;
-					node_log("closing connection from %s:"
-						  " %s", p->addr, why);
-					runner_event(r, "malformed_message",
-						     p->id[0] ? p->id :
-						     p->addr, why);
-					runner_peer_drop(r, p, why);
-					break;
-				}
-				p = runner_handle(r, p, line, len);
-			}
-			if (rc != 0 && p->c.fd >= 0)
-				runner_peer_drop(r, p, rc == -EPIPE ?
-						 "connection closed" :
-						 strerror(-rc));
-		}
+	if (poll(pf, (nfds_t)n, ms) <= 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (!pf[i].revents)
+			continue;
+		if (who[i] == -1)
+			runner_accept(r);
+		else if (who[i] < -1)
+			series_read(&r->local_series[-2 - who[i]],
+				    runner_local_series_cb, r);
+		else
+			runner_serve_peer(r, &r->peers[who[i]],
+					  pf[i].revents);
 	}
+out:
 	free(pf);
 	free(who);
+	return;
+sleep:
+	free(pf);
+	free(who);
+	usleep((useconds_t)ms * 1000);
 }
 
 static int runner_count(struct runner *r, enum role role)

@@ -35,8 +35,8 @@ typedef void series_cb(void *ctx, const char *source, cJSON *rec);
 int series_start(struct series *s, const char *source, const char *procs);
 
 /* Starts every producer a server runs (the sampler following procs, and
- * the probe) into s[0..SERIES_MAX), skipping (and logging) a producer
- * this build lacks or that fails to start.  Returns how many run. */
+ * the probe) into s[0..SERIES_MAX), skipping (and logging) one that fails
+ * to start.  Returns how many run. */
 int series_start_server(struct series *s, const char *procs);
 
 /* Reads what the pipe holds and calls cb for each complete line that

@@ -470,7 +470,8 @@ static int session_hello(struct session *s)
 	cJSON_AddStringToObject(hello, "ver", version_string());
 	cJSON_AddItemToObject(hello, "host",
 			      node_hostinfo(o->id, role_name(o->role)));
-	cJSON_AddItemToObject(hello, "workloads", cmd_workloads());
+	cJSON_AddItemToObject(hello, "workloads",
+			      cJSON_Duplicate(o->workloads, 1));
 	rc = ctl_conn_send(&s->c, hello);
 	cJSON_Delete(hello);
 	return rc;

@@ -7,7 +7,9 @@
 
 #include <signal.h>
 
-#include "cmd.h"
+#include <cjson/cJSON.h>
+
+#include "node.h"
 
 /* What a client or server agent was told on its command line. */
 struct session_opts {
@@ -17,6 +19,7 @@ struct session_opts {
 	int once;			/* exit after the controller's done */
 	int no_series;			/* server: no probe/sampler */
 	const char *procs;		/* server: sampler --proc list */
+	const cJSON *workloads;		/* hello: what this binary runs */
 };
 
 /* Serves controllers until *stop becomes non-zero (or, with once, until a
