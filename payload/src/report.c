@@ -667,6 +667,25 @@ static int vsteps(struct vctx *v, const cJSON *steps, struct report_res *r)
 	return 0;
 }
 
+/* Control characters in a string or key of j become '?', in place: every
+ * renderer and every error message then only ever prints what a reader
+ * sees (no terminal escape sequence, no carriage return hiding a line in
+ * a table).  cJSON bounds the nesting, so the recursion is bounded. */
+static void report_defang(cJSON *j)
+{
+	cJSON *x;
+	char *c;
+
+	for (c = j->string; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	for (c = cJSON_IsString(j) ? j->valuestring : NULL; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	cJSON_ArrayForEach(x, j)
+		report_defang(x);
+}
+
 int report_parse(const char *text, size_t len, const char *name,
 		 struct report_res *r, char *err, size_t errlen)
 {
@@ -683,6 +702,7 @@ int report_parse(const char *text, size_t len, const char *name,
 	r->doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!r->doc)
 		return report_json_error(text, len, end, name, err, errlen);
+	report_defang(r->doc);
 	v.h = malloc(sizeof(*v.h));
 	if (!v.h) {
 		cJSON_Delete(r->doc);
@@ -1239,18 +1259,26 @@ int report_text(FILE *out, struct report_res *rs, int n)
 
 /* --- CSV ------------------------------------------------------------- */
 
-/* A CSV field, quoted when it holds a separator, quote or line break. */
+/* A CSV field, quoted when it holds a separator, quote or line break.
+ * A field a spreadsheet would read as a formula (it starts with = + - @,
+ * a tab or a CR: OWASP's CSV injection list) gets a leading ' and is
+ * quoted, so a hostile step name or id is shown, never evaluated.  Only
+ * strings from the result come here; numbers are printed directly. */
 static void report_csv_str(FILE *out, const char *s)
 {
 	const char *c;
+	int formula;
 
 	if (!s)
 		s = "";
-	if (!strpbrk(s, ",\"\r\n")) {
+	formula = s[0] && strchr("=+-@\t\r", s[0]) != NULL;
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	if (formula)
+		fputc('\'', out);
 	for (c = s; *c; c++) {
 		if (*c == '"')
 			fputc('"', out);

@@ -80,7 +80,10 @@ struct report_res {
  * early), a schema other than benchboot.result/1 (a newer one is named as
  * such), an embedded workload record of another major version, a missing
  * or mistyped field, or a histogram hist_from_json() refuses; -ENOMEM.
- * On failure r holds nothing to free. */
+ * On failure r holds nothing to free.  Every control character in the
+ * document's strings and keys is replaced by '?' first (a result is
+ * hostile input; the renderers escape the rest: HTML/SVG entities, CSV
+ * quoting and formula prefixes). */
 int report_parse(const char *text, size_t len, const char *name,
 		 struct report_res *r, char *err, size_t errlen);
 

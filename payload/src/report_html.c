@@ -17,6 +17,10 @@ static const char *const html_colors[] = {
 };
 #define HTML_COLOR(i) html_colors[(i) % 8]
 
+/* Every string that comes from a result goes through here, in text and
+ * in attributes alike (a result is whatever anyone uploaded): the five
+ * markup characters become entities, and control characters (never
+ * meaningful in a name, and a way to confuse a reader) become U+FFFD. */
 static void html_esc(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
@@ -25,7 +29,12 @@ static void html_esc(FILE *f, const char *s)
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		case '\'': fputs("&#39;", f); break;
+		default:
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				fputs("&#xfffd;", f);
+			else
+				fputc(*s, f);
 		}
 	}
 }
@@ -336,7 +345,9 @@ static void html_bar_chart(FILE *f, const char *cls, const char *title,
 				c.b);
 			html_num(b, sizeof(b), val);
 			html_esc(f, labels[s]);
-			fprintf(f, " %s: %s</title></path>", groups[g], b);
+			fputs(" ", f);
+			html_esc(f, groups[g]);
+			fprintf(f, ": %s</title></path>", b);
 		}
 	}
 	chart_legend(&c, labels, ns);
@@ -395,8 +406,9 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 
 	fputs("<table class=\"fig\"><tr><th>conc</th>", f);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "<th>%c %s/s</th><th>%c p99 ms</th>",
-			html_letter(i), k->metric, html_letter(i));
+		fprintf(f, "<th>%c ", html_letter(i));
+		html_esc(f, k->metric);
+		fprintf(f, "/s</th><th>%c p99 ms</th>", html_letter(i));
 		if (i > 0)
 			fprintf(f, "<th>%c/A rate</th><th>sig</th><th>%c/A "
 				"p99</th><th>sig</th>", html_letter(i),
@@ -966,6 +978,12 @@ int report_html(FILE *f, struct report_res *rs, int n)
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8"
 	      "\">\n<meta name=\"viewport\" content=\"width=device-width\">\n"
+	      /* Defence in depth behind html_esc: the page runs nothing and
+	       * fetches nothing, so a string that slipped through could
+	       * neither execute nor call home. */
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\""
+	      "default-src 'none'; style-src 'unsafe-inline'; "
+	      "img-src data:; form-action 'none'\">\n"
 	      "<title>benchboot report</title>\n<style>", f);
 	fputs(html_css, f);
 	fputs("</style></head><body>\n<h1>benchboot report</h1>\n"
