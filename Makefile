@@ -33,6 +33,21 @@ SYSROOT := $(OUT)/sysroot
 STAMPS := $(OUT)/stamps
 IMAGES := $(OUT)/images
 
+# Reproducible builds (docs/reproducible.md): one commit gives the same
+# bytes in any directory, at any time.  Every date stamped into an output
+# (BusyBox's banner, cpio and ISO/FAT times) is the commit's; a tree
+# without .git (`git archive` sets every file's mtime to the commit's)
+# takes the Makefile's mtime.
+SOURCE_DATE_EPOCH ?= $(shell $(if $(wildcard $(TOP)/.git),\
+	git -C $(TOP) log -1 --format=%ct 2>/dev/null ||) stat -c %Y $(TOP)/Makefile)
+export SOURCE_DATE_EPOCH
+# The source tree's and the output tree's paths are not in any object:
+# every C compile (musl, the libraries, BusyBox, the payload) maps them to
+# fixed names in __FILE__ and debug info.  GCC tries the last map first,
+# so the output tree, which may lie inside the source tree, comes after it.
+REPRO_CFLAGS := -ffile-prefix-map=$(TOP)=. -ffile-prefix-map=$(O)=/O
+override ARCH_CFLAGS += $(REPRO_CFLAGS)
+
 # musl's gcc wrapper: it calls $(CROSS_COMPILE)gcc with musl's specs.
 TARGET_CC := $(SYSROOT)/bin/musl-gcc
 export REALGCC := $(CROSS_COMPILE)gcc

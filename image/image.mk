@@ -3,7 +3,7 @@
 # None of it needs root or loop devices.
 
 HOST_PACKAGES += cpio gzip kmod grub-common grub-pc-bin grub-efi-amd64-bin \
-	xorriso mtools dosfstools syslinux-common pxelinux
+	xorriso mtools dosfstools syslinux-common pxelinux faketime
 TEST_PACKAGES += qemu-system-x86 qemu-utils ovmf ipxe-qemu mtools \
 	dnsmasq-base iproute2 $(ARCH_TEST_PACKAGES)
 
@@ -113,11 +113,14 @@ INITRAMFS_SRCS := $(shell find initramfs -type f 2>/dev/null) \
 IMAGE_RELEASE := benchboot $(BENCHBOOT_VERSION) $(ARCH) \
 	$(shell git describe --always --dirty 2>/dev/null) \
 	linux $(linux_VERSION) ($(LINUX_KVER))
+# Its digest covers the kernel and the overlay too (image/image-digest.sh).
 $(INITRAMFS): $(LINUX_UNPACKED) $(BUSYBOX) $(BENCHBOOT) $(INITRAMFS_SRCS) \
 		configs/modules-$(ARCH).list image/modules.sh \
-		image/mkinitramfs.sh | $(VMLINUZ)
+		image/mkinitramfs.sh image/image-digest.sh $(VMLINUZ) \
+		$(SERVER_OVERLAY)
 	@echo "  GEN     $@"
 	$(Q)TARGET_RUN="$(TARGET_RUN)" IMAGE_RELEASE="$(IMAGE_RELEASE)" \
+		IMAGE_KERNEL=$(VMLINUZ) IMAGE_OVERLAY=$(SERVER_OVERLAY) \
 		image/mkinitramfs.sh \
 		$(BUILD)/initramfs $@ $(BUSYBOX) $(BENCHBOOT) $(LINUX_ROOT) \
 		$(LINUX_KVER) configs/modules-$(ARCH).list
@@ -142,10 +145,17 @@ iso_tree = rm -rf $(1) && mkdir -p $(1)/boot/grub && \
 	cp $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) $(1)/boot/ && \
 	SERVER_INITRD=$(call server_initrd,/boot/) \
 	netboot/menu.sh grub /boot/$(KERNEL_FILE) /boot/initramfs.cpio.gz \
-		>$(1)/boot/grub/grub.cfg
+		>$(1)/boot/grub/grub.cfg && \
+	find $(1) -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} +
 # Default platforms: the host's i386-pc and x86_64-efi.  The menus are
 # text on serial and console: no fonts, themes or translations (11 MB).
-GRUB_MKRESCUE := grub-mkrescue --fonts= --themes= --locales= \
+# Reproducible (docs/reproducible.md): xorriso and mtools take their dates
+# and the EFI image's FAT serial from SOURCE_DATE_EPOCH, but grub-mkrescue
+# derives the ISO's volume date, and the filesystem UUID its core images
+# search for, from the clock: it runs on a clock stopped at that date.
+REPRO_CLOCK := TZ=UTC faketime -f "$(shell date -u -d @$(SOURCE_DATE_EPOCH) \
+	'+%Y-%m-%d %H:%M:%S')"
+GRUB_MKRESCUE := $(REPRO_CLOCK) grub-mkrescue --fonts= --themes= --locales= \
 	$(if $(GRUB_PLATFORM),-d $(GRUB_LIB)/$(GRUB_PLATFORM))
 $(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk $(GRUB_TARGET) \
 		$(SERVER_OVERLAY)
@@ -164,14 +174,16 @@ $(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk $(GRUB_TARGET) \
 # BBRESULTS appended, which the booted system mounts on /results.
 USB_IMG := $(IMAGES)/benchboot-$(ARCH).img
 USB_RESULTS_MB := 64
+# The FAT volume id is the creation time by default: the commit's instead.
+FAT_VOLUME_ID := $(shell printf %08X $$(($(SOURCE_DATE_EPOCH) & 0xFFFFFFFF)))
 $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 		image/README-results.txt $(GRUB_TARGET) $(SERVER_OVERLAY)
 	@echo "  USB     $@"
 	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/usb.XXXXXX) && \
 	trap 'rm -rf $$d' EXIT && \
 	$(call iso_tree,$$d/tree) && \
-	mkfs.vfat -F 32 -n BBRESULTS -C $$d/bbresults.fat \
-		$$(($(USB_RESULTS_MB) * 1024)) >/dev/null && \
+	mkfs.vfat -F 32 -n BBRESULTS -i $(FAT_VOLUME_ID) \
+		-C $$d/bbresults.fat $$(($(USB_RESULTS_MB) * 1024)) >/dev/null && \
 	mcopy -i $$d/bbresults.fat image/README-results.txt ::README.TXT && \
 	{ $(GRUB_MKRESCUE) -o $$d/out.img $$d/tree -- -volid BENCHBOOT \
 		-append_partition 3 0x0c $$d/bbresults.fat \
@@ -196,13 +208,13 @@ $(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 	SERVER_INITRD=$(call server_initrd,) \
 		netboot/menu.sh pxelinux $(KERNEL_FILE) initramfs.cpio.gz \
 		>$$t/pxelinux.cfg/default && \
-	{ grub-mknetdir --fonts= --themes= --locales= \
+	{ $(REPRO_CLOCK) grub-mknetdir --fonts= --themes= --locales= \
 		--net-directory=$$t --subdir=grub \
 		-d $(GRUB_NET_LIB) >$(BUILD)/netboot.log 2>&1 || \
 		{ echo "error: grub-mknetdir failed, see $(BUILD)/netboot.log" >&2; \
 		  exit 1; }; } && \
 	$(if $(GRUB_NET_RELATIVE),\
-	{ grub-mkimage -d $(GRUB_NET_LIB) -O $(GRUB_NET_PLATFORM) -p '' \
+	{ $(REPRO_CLOCK) grub-mkimage -d $(GRUB_NET_LIB) -O $(GRUB_NET_PLATFORM) -p '' \
 		-o $$t/grub/$(GRUB_NET_PLATFORM)/core.elf tftp ofnet \
 		>>$(BUILD)/netboot.log 2>&1 || \
 		{ echo "error: grub-mkimage failed: see $(BUILD)/netboot.log" >&2; \
@@ -215,6 +227,7 @@ $(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 	SERVER_INITRD=$(call server_initrd,) \
 		netboot/menu.sh ipxe $(KERNEL_FILE) initramfs.cpio.gz \
 		>$$t/boot.ipxe && \
+	find $$t -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} + && \
 	rm -rf $(NETBOOT) && mv $$t $(NETBOOT)
 	$(Q)echo "  SIZE    netboot/ $$(du -sk --apparent-size $(NETBOOT) | \
 		cut -f1) KiB"

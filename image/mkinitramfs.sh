@@ -5,7 +5,16 @@
 # listed kernel modules, then write OUT (newc cpio, gzip).  Needs no root: the one device node /init needs before
 # devtmpfs is up is written into a second cpio member by hand.
 # Environment: TARGET_RUN runs a target binary on the build host;
-# IMAGE_RELEASE is the one line written to /etc/benchboot-release.
+# IMAGE_RELEASE is the one line written to /etc/benchboot-release;
+# IMAGE_KERNEL and IMAGE_OVERLAY (empty: none) are the kernel and server
+# overlay the image ships, which its digest covers.
+#
+# The image's identity (docs/reproducible.md): OUT is two gzip members,
+# the base archive (everything above) and a tail archive holding only
+# /etc/benchboot-image, the sha256 of the manifest of kernel, base and
+# overlay (image/image-digest.sh).  The tail cannot cover itself; the
+# kernel unpacks both.  OUT's directory gets image-manifest and
+# image-digest, the same facts outside the image.
 set -eu
 
 stage=$1 out=$2 busybox=$3 benchboot=$4 kroot=$5 kver=$6 modlist=$7
@@ -17,7 +26,7 @@ epoch=${SOURCE_DATE_EPOCH:-$(git -C "$top" log -1 --format=%ct 2>/dev/null || ec
 # A private stage: several makes sharing $(O) may build at once.
 mkdir -p "$(dirname "$stage")"
 stage=$(mktemp -d "$stage.XXXXXX")
-trap 'rm -rf "$stage" "$out.tmp.$$"' EXIT
+trap 'rm -rf "$stage" "$stage.tail" "$stage.manifest" "$out.tmp.$$"' EXIT
 cp -a "$top/initramfs/." "$stage/"
 cd "$stage"
 mkdir -p bin sbin usr/bin usr/sbin dev proc sys run tmp mnt root results \
@@ -60,6 +69,8 @@ cpio_node() {
 	printf '%*s' $(((4 - (110 + n) % 4) % 4)) '' | tr ' ' '\0'
 }
 
+# Modes as git has them (755 or 644), whatever the checkout's umask was.
+chmod -R u=rwX,go=rX .
 find . -exec touch -h -d "@$epoch" {} +
 mkdir -p "$(dirname "$out")"
 {
@@ -68,4 +79,19 @@ mkdir -p "$(dirname "$out")"
 	cpio_node dev/console $((0020600)) 5 1
 	cpio_node 'TRAILER!!!' 0 0 0
 } | gzip -9 -n >"$out.tmp.$$"
+
+# The digest of what boots, then the tail archive that carries it.
+"$top/image/image-digest.sh" manifest "$IMAGE_KERNEL" "$out.tmp.$$" \
+	${IMAGE_OVERLAY:-} >"$stage.manifest"
+digest=sha256:$(sha256sum <"$stage.manifest" | cut -d' ' -f1)
+mkdir "$stage.tail" "$stage.tail/etc"
+echo "$digest" >"$stage.tail/etc/benchboot-image"
+chmod 0644 "$stage.tail/etc/benchboot-image"
+find "$stage.tail" -exec touch -h -d "@$epoch" {} +
+(cd "$stage.tail" && echo etc/benchboot-image |
+	cpio --quiet -o -H newc -R 0:0 --reproducible) |
+	gzip -9 -n >>"$out.tmp.$$"
+mv "$stage.manifest" "$(dirname "$out")/image-manifest"
+echo "$digest" >"$(dirname "$out")/image-digest"
 mv "$out.tmp.$$" "$out"
+echo "  DIGEST  $digest"

@@ -10,7 +10,10 @@ PAYLOAD_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Wvla \
 	-Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
 	-Werror=implicit-function-declaration -D_GNU_SOURCE \
 	-Ipayload/src -I$(PAYLOAD_GEN) -I$(SYSROOT)/include/mariadb \
-	$(ARCH_CFLAGS) $(EXTRA_CFLAGS)
+	$(ARCH_CFLAGS) $(EXTRA_CFLAGS) \
+	-ffile-prefix-map=$(abspath $(PAYLOAD_BUILD))=/payload-build
+# (The last map: a private PAYLOAD_BUILD, wherever it is, leaves no trace
+# of its path in the binary; docs/reproducible.md.)
 PAYLOAD_LDLIBS := -lcurl -lmbedtls -lmbedx509 -lmbedcrypto \
 	-lmariadbclient -lcjson -lpthread -lm
 PAYLOAD_DEPLIBS := $(CURL_LIB) $(MARIADB_LIB) $(CJSON_LIB) $(SYSROOT_HEADERS)

@@ -216,7 +216,8 @@ qt_tail() { tail -n 15 "$QT_LOG" | sed -e 's/^/#   | /' -e '$a\'; }
 
 # qt_ip: the address the READY line reported.
 qt_ip() {
-	grep -m1 '^BENCHBOOT-READY' "$QT_LOG" | sed 's/.* ip=//' | tr -d '\r '
+	grep -m1 '^BENCHBOOT-READY' "$QT_LOG" | sed 's/.* ip=//; s/ .*//' |
+		tr -d '\r '
 }
 
 # qt_mac N: a fixed MAC per test VM, so its derived id is known.

@@ -278,6 +278,7 @@ cJSON *node_hostinfo(const char *id, const char *role)
 	cJSON_AddItemToObject(o, "deps", version_to_json());
 	if (node_read_small("/etc/benchboot-release", line, sizeof(line)) == 0)
 		cJSON_AddStringToObject(o, "image_release", line);
+	cJSON_AddStringToObject(o, "image_digest", version_image_digest());
 	node_server_versions(o);
 	return o;
 }

@@ -4,7 +4,9 @@
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <mariadb_version.h>
+#include <ctype.h>
 #include <mbedtls/version.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,12 +51,49 @@ const char *version_string(void)
 	return BB_VERSION;
 }
 
+/* Written by image/mkinitramfs.sh into the initramfs's tail archive. */
+#define VERSION_IMAGE_FILE "/etc/benchboot-image"
+
+static char image_digest[sizeof("sha256:") + 64];
+static pthread_once_t image_once = PTHREAD_ONCE_INIT;
+
+/* Keeps the file's first line only when it is "sha256:" and 64 lowercase
+ * hex digits: anything else is not an identity a result can carry. */
+static void image_digest_read(void)
+{
+	char line[128];
+	FILE *f = fopen(VERSION_IMAGE_FILE, "re");
+	size_t i;
+
+	if (!f)
+		return;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	line[strcspn(line, "\r\n")] = '\0';
+	if (strncmp(line, "sha256:", 7) != 0 || strlen(line) != 7 + 64)
+		return;
+	for (i = 7; line[i]; i++)
+		if (!isxdigit((unsigned char)line[i]) || isupper((unsigned char)line[i]))
+			return;
+	memcpy(image_digest, line, sizeof(image_digest));
+}
+
+const char *version_image_digest(void)
+{
+	pthread_once(&image_once, image_digest_read);
+	return image_digest[0] ? image_digest : NULL;
+}
+
 void version_print(FILE *out)
 {
 	const struct pin *p;
+	const char *digest = version_image_digest();
 	char buf[64];
 
 	fprintf(out, "benchboot %s (%s)\n", BB_VERSION, BB_ARCH);
+	fprintf(out, "  image %s\n",
+		digest ? digest : "none (not running from a benchboot image)");
 	for (p = pins; p->name; p++)
 		fprintf(out, "  %-28s Debian %s %s\n",
 			upstream_of(p, buf, sizeof(buf)), p->package,

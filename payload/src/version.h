@@ -8,8 +8,15 @@
 /* benchboot's own version string, e.g. "0.1.0". */
 const char *version_string(void);
 
-/* Writes one line per pinned input ("name  upstream  (Debian pkg ver)")
- * to out. */
+/* The booted image's identity, "sha256:<64 hex>": the digest of its
+ * kernel, initramfs and server overlay that the image build wrote into
+ * /etc/benchboot-image (docs/reproducible.md).  NULL when that file is
+ * missing or malformed (benchboot run outside an image).  Read once,
+ * thread-safe; the string is static. */
+const char *version_image_digest(void);
+
+/* Writes "benchboot VERSION (ARCH)", the image digest and one line per
+ * pinned input ("name  upstream  (Debian pkg ver)") to out. */
 void version_print(FILE *out);
 
 /* The same list as a new JSON object, one member per input: name ->

@@ -1,0 +1,65 @@
+#!/bin/sh
+# image-digest.sh: an image's identity, the sha256 of its manifest (the
+# sums of the booted kernel, the initramfs's base archive and the server
+# overlay); docs/reproducible.md says why the initramfs counts only up to
+# its last archive, which carries the digest itself.
+#
+#   image-digest.sh manifest KERNEL BASE [OVERLAY]
+#       print the manifest for these files (what the build hashes)
+#   image-digest.sh check IMAGES_DIR [KERNEL_FILE]
+#       recompute the digest of a built image from its files, print it and
+#       the one its initramfs carries; exit 1 when they differ
+set -eu
+
+# manifest KERNEL BASE [OVERLAY]: one "sha256  name" line per file, in
+# sha256sum's format, so a user can recompute it by hand.
+manifest() {
+	printf '%s  %s\n' "$(sha256sum <"$1" | cut -d' ' -f1)" "$(basename "$1")"
+	printf '%s  %s\n' "$(sha256sum <"$2" | cut -d' ' -f1)" initramfs-base
+	if [ -n "${3:-}" ]; then
+		printf '%s  %s\n' "$(sha256sum <"$3" | cut -d' ' -f1)" \
+			"$(basename "$3")"
+	fi
+}
+
+# The initramfs is two gzip members: the base archive and the tail with
+# /etc/benchboot-image.  gzip -9 -n writes every member header as these
+# ten bytes (no name, no time, XFL 2, OS 3); the tail's is the last one.
+tail_offset() {
+	LC_ALL=C grep -obUaP '\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03' "$1" |
+		tail -n 1 | cut -d: -f1
+}
+
+case ${1:-} in
+manifest)
+	[ $# -ge 3 ] || { echo "usage: $0 manifest KERNEL BASE [OVERLAY]" >&2; exit 2; }
+	manifest "$2" "$3" "${4:-}"
+	;;
+check)
+	[ $# -ge 2 ] || { echo "usage: $0 check IMAGES_DIR [KERNEL_FILE]" >&2; exit 2; }
+	d=$2 k=${3:-vmlinuz}
+	i=$d/initramfs.cpio.gz
+	o=$d/server-overlay.cpio.gz
+	[ -f "$o" ] || o=
+	off=$(tail_offset "$i")
+	if [ -z "$off" ] || [ "$off" = 0 ]; then
+		echo "error: $i has no digest archive after its base" >&2
+		exit 1
+	fi
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	head -c "$off" "$i" >"$tmp/initramfs-base"
+	carried=$(tail -c +"$((off + 1))" "$i" | gzip -dc |
+		cpio -i --quiet --to-stdout etc/benchboot-image)
+	manifest "$d/$k" "$tmp/initramfs-base" "$o" >"$tmp/manifest"
+	now=sha256:$(sha256sum <"$tmp/manifest" | cut -d' ' -f1)
+	cat "$tmp/manifest"
+	echo "computed  $now"
+	echo "carried   $carried"
+	[ "$now" = "$carried" ] || { echo "error: the digests differ" >&2; exit 1; }
+	;;
+*)
+	echo "usage: $0 manifest KERNEL BASE [OVERLAY] | check IMAGES_DIR [KERNEL_FILE]" >&2
+	exit 2
+	;;
+esac
