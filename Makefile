@@ -188,6 +188,15 @@ test-arch: $(TEST_DEPS_STAMP)
 		payload/tests/harness.sh \
 		$(if $(T),$(foreach t,$(TESTS),$(if $(findstring $(T),$(t)),$(t))),$(TESTS))
 
+# `make reproducible-check`: the committed HEAD built twice, from two
+# clones into two output trees under REPRO_WORK (sharing DL_DIR), and every
+# output compared byte for byte; docs/reproducible.md.
+REPRO_WORK ?= $(O)/reproducible-check
+.PHONY: reproducible-check
+reproducible-check: $(HOST_DEPS_STAMP)
+	$(Q)image/reproducible-check.sh $(TOP) $(DL_DIR) $(ARCH) \
+		$(abspath $(REPRO_WORK))
+
 # One pin.sh per input: a source package, or a binary package (whose name
 # may follow a metapackage, NAME_DEB_FROM, as the kernel's ABI does).
 pins: $(HOST_DEPS_STAMP)
@@ -212,4 +221,5 @@ help:
 	@echo '  test-deps  install the Debian packages `make test` needs'
 	@echo '  bench-deps install what payload/bench/*.sh and their peers need'
 	@echo '  pins     re-pin every input to what the archive serves now'
+	@echo '  reproducible-check  build HEAD twice, compare every output'
 	@echo '  clean    remove $$(O); distclean also removes $$(DL_DIR)'
