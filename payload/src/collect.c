@@ -1,5 +1,6 @@
-/* collect.c: the results collector.  One request per connection, served
- * in turn (a lab has a handful of controllers); every upload is validated
+/* collect.c: the results collector.  One request per connection, every
+ * connection served from one poll loop with a deadline for the whole
+ * request (docs/agent.md: why not threads); every upload is validated
  * whole before anything touches the directory, and stored by temporary
  * file, fsync and rename, so the directory only ever holds complete
  * results, each id at most once. */
@@ -9,10 +10,12 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,11 +236,35 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 
 /* --- server ---------------------------------------------------------- */
 
+/* One connection: its request head, then its body, then the answer. */
+enum collect_state { CC_HEAD, CC_BODY, CC_WRITE };
+
+struct collect_conn {
+	int fd;				/* -1: free slot */
+	enum collect_state st;
+	char peer[80];
+	uint64_t deadline_ns;		/* the whole request, from accept */
+	size_t have;			/* head bytes read */
+	int hl;				/* head length once parsed */
+	struct collect_req req;
+	char pid[200];			/* the PUT path's id, or "" */
+	char *body;
+	size_t blen, bhave;
+	char *out;			/* the answer being sent */
+	size_t olen, ooff;
+	/* Last: a new connection clears everything before it. */
+	char head[COLLECT_MAX_HEAD + 1];
+};
+
 struct collect_srv {
 	const char *dir;
 	const char *token;
 	long long max_size;
-	uint64_t stored, duplicates, rejected;
+	uint64_t timeout_ns;
+	int max_conns, nconns;
+	size_t inflight, max_inflight;	/* body bytes held, their cap */
+	struct collect_conn *conns;	/* max_conns slots */
+	uint64_t stored, duplicates, rejected, timeouts, busy;
 };
 
 static volatile sig_atomic_t collect_stop;
@@ -265,8 +292,46 @@ static void collect_log(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void collect_reply(int fd, int code, const char *reason,
-			  const char *ctype, const char *body, size_t blen)
+/* Frees what c holds and gives its slot back. */
+static void collect_close(struct collect_srv *s, struct collect_conn *c)
+{
+	if (c->fd < 0)
+		return;
+	close(c->fd);
+	if (c->body)
+		s->inflight -= c->blen;
+	free(c->body);
+	free(c->out);
+	c->fd = -1;
+	c->body = NULL;
+	c->out = NULL;
+	s->nconns--;
+}
+
+/* Sends what is left of c's answer without blocking; closes c when it is
+ * all out or the peer is gone. */
+static void collect_flush(struct collect_srv *s, struct collect_conn *c)
+{
+	while (c->ooff < c->olen) {
+		ssize_t n = send(c->fd, c->out + c->ooff, c->olen - c->ooff,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0)
+			break;
+		c->ooff += (size_t)n;
+	}
+	collect_close(s, c);
+}
+
+/* Queues the answer (the request is over: no more reading) and starts
+ * sending it. */
+static void collect_reply(struct collect_srv *s, struct collect_conn *c,
+			  int code, const char *reason, const char *ctype,
+			  const char *body, size_t blen)
 {
 	char head[256];
 	int hl;
@@ -274,16 +339,24 @@ static void collect_reply(int fd, int code, const char *reason,
 	hl = snprintf(head, sizeof(head),
 		      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
 		      code, reason, ctype, blen);
-	send(fd, head, (size_t)hl, MSG_NOSIGNAL);
-	if (blen)
-		send(fd, body, blen, MSG_NOSIGNAL);
+	free(c->out);
+	c->out = malloc((size_t)hl + blen);
+	c->olen = c->out ? (size_t)hl + blen : 0;
+	c->ooff = 0;
+	if (c->out) {
+		memcpy(c->out, head, (size_t)hl);
+		if (blen)
+			memcpy(c->out + hl, body, blen);
+	}
+	c->st = CC_WRITE;
+	collect_flush(s, c);
 }
 
-static void collect_text(int fd, int code, const char *reason,
-			 const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void collect_text(int fd, int code, const char *reason,
-			 const char *fmt, ...)
+static void collect_text(struct collect_srv *s, struct collect_conn *c,
+			 int code, const char *reason, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void collect_text(struct collect_srv *s, struct collect_conn *c,
+			 int code, const char *reason, const char *fmt, ...)
 {
 	char body[600];
 	va_list ap;
@@ -297,24 +370,7 @@ static void collect_text(int fd, int code, const char *reason,
 	if ((size_t)n > sizeof(body) - 2)
 		n = sizeof(body) - 2;
 	body[n++] = '\n';
-	collect_reply(fd, code, reason, "text/plain", body, (size_t)n);
-}
-
-/* Reads exactly len bytes within the socket's receive timeout. */
-static int collect_read_full(int fd, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	while (off < len) {
-		ssize_t n = recv(fd, buf + off, len - off, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n == 0 ? -EPIPE : -errno;
-		off += (size_t)n;
-	}
-	return 0;
+	collect_reply(s, c, code, reason, "text/plain", body, (size_t)n);
 }
 
 static int collect_store(const struct collect_srv *s, const char *id,
@@ -345,7 +401,7 @@ static int collect_store(const struct collect_srv *s, const char *id,
 	return util_write_atomic(s->dir, name, data, len);
 }
 
-static void collect_list(const struct collect_srv *s, int fd)
+static void collect_list(struct collect_srv *s, struct collect_conn *c)
 {
 	cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o,
 								    "results");
@@ -377,28 +433,29 @@ static void collect_list(const struct collect_srv *s, int fd)
 	txt = cJSON_Print(o);
 	cJSON_Delete(o);
 	if (!txt) {
-		collect_text(fd, 500, "Internal Server Error", "out of memory");
+		collect_text(s, c, 500, "Internal Server Error",
+			     "out of memory");
 		return;
 	}
-	collect_reply(fd, 200, "OK", "application/json", txt, strlen(txt));
+	collect_reply(s, c, 200, "OK", "application/json", txt, strlen(txt));
 	free(txt);
 }
 
-static void collect_get(const struct collect_srv *s, int fd, const char *path)
+static void collect_get(struct collect_srv *s, struct collect_conn *c)
 {
-	const char *base = strrchr(path, '/') + 1;
+	const char *path = c->req.path, *base = strrchr(path, '/') + 1;
 	char id[256], file[PATH_MAX], *buf;
 	struct stat st;
 	size_t l = strlen(base);
 	int f;
 
 	if (l < 6 || strcmp(base + l - 5, ".json") != 0 || l - 5 > 200) {
-		collect_text(fd, 404, "Not Found", "%s: not a result", path);
+		collect_text(s, c, 404, "Not Found", "%s: not a result", path);
 		return;
 	}
 	snprintf(id, sizeof(id), "%.*s", (int)(l - 5), base);
 	if (!collect_id_ok(id)) {
-		collect_text(fd, 404, "Not Found", "%s: not a result id",
+		collect_text(s, c, 404, "Not Found", "%s: not a result id",
 			     path);
 		return;
 	}
@@ -407,107 +464,81 @@ static void collect_get(const struct collect_srv *s, int fd, const char *path)
 	if (f < 0 || fstat(f, &st) != 0) {
 		if (f >= 0)
 			close(f);
-		collect_text(fd, 404, "Not Found", "no result %s", id);
+		collect_text(s, c, 404, "Not Found", "no result %s", id);
 		return;
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf || read(f, buf, (size_t)st.st_size) != st.st_size) {
 		close(f);
 		free(buf);
-		collect_text(fd, 500, "Internal Server Error", "read %s",
+		collect_text(s, c, 500, "Internal Server Error", "read %s",
 			     file);
 		return;
 	}
 	close(f);
-	collect_reply(fd, 200, "OK", "application/json", buf,
+	collect_reply(s, c, 200, "OK", "application/json", buf,
 		      (size_t)st.st_size);
 	free(buf);
 }
 
-/* Reads and parses the request head into head/req.  Returns the head's
- * length (body bytes may follow it in head, have bytes in all), or -1
- * when the request is answered or gone already. */
-static int collect_read_head(struct collect_srv *s, int fd, const char *peer,
-			     char *head, size_t *have, struct collect_req *req)
+/* Whether a and b are equal, in time that does not depend on where they
+ * differ (a token compared byte by byte leaks its prefix to a timer). */
+static int collect_secure_eq(const char *a, const char *b)
 {
-	char err[256];
-	int hl = 0;
+	size_t la = strlen(a), lb = strlen(b), i;
+	unsigned char d = la != lb;
 
-	while (hl == 0) {
-		ssize_t n = recv(fd, head + *have, COLLECT_MAX_HEAD - *have,
-				 0);
-
-		if (n <= 0) {
-			if (*have)
-				collect_log("%s: connection ended inside the request head; nothing stored",
-					    peer);
-			return -1;
-		}
-		*have += (size_t)n;
-		hl = collect_parse_head(head, *have, req, err, sizeof(err));
-		if (hl == 0 && *have == COLLECT_MAX_HEAD)
-			hl = -EMSGSIZE;
-	}
-	if (hl > 0)
-		return hl;
-	s->rejected++;
-	collect_log("%s: bad request: %s", peer, err);
-	if (hl == -EMSGSIZE)
-		collect_text(fd, 431, "Request Header Fields Too Large", "%s",
-			     err);
-	else
-		collect_text(fd, 400, "Bad Request", "%s", err);
-	return -1;
+	for (i = 0; i < lb; i++)
+		d |= (unsigned char)(a[i < la ? i : 0] ^ b[i]);
+	return d == 0;
 }
 
 /* Whether the request carries the token (when one is set); answers 401
  * when not. */
-static int collect_authorized(struct collect_srv *s, int fd, const char *peer,
-			      const struct collect_req *req)
+static int collect_authorized(struct collect_srv *s, struct collect_conn *c)
 {
 	char want[300];
 
 	if (!s->token)
 		return 1;
 	snprintf(want, sizeof(want), "Bearer %s", s->token);
-	if (strcmp(req->auth, want) == 0)
+	if (collect_secure_eq(c->req.auth, want))
 		return 1;
 	s->rejected++;
-	collect_log("%s: %s %s: missing or wrong token", peer, req->method,
-		    req->path);
-	collect_text(fd, 401, "Unauthorized",
+	collect_log("%s: %s %s: missing or wrong token", c->peer,
+		    c->req.method, c->req.path);
+	collect_text(s, c, 401, "Unauthorized",
 		     "a valid 'Authorization: Bearer TOKEN' is needed");
 	return 0;
 }
 
 /* Whether an upload's method, length and (PUT) path are acceptable; the
- * PUT path's id goes to pid (pidlen bytes).  Answers the refusals. */
-static int collect_upload_ok(struct collect_srv *s, int fd, const char *peer,
-			     const struct collect_req *req, char *pid,
-			     size_t pidlen)
+ * PUT path's id goes to c->pid.  Answers the refusals. */
+static int collect_upload_ok(struct collect_srv *s, struct collect_conn *c)
 {
+	const struct collect_req *req = &c->req;
 	const char *base;
 	size_t l;
 
 	if (strcmp(req->method, "PUT") != 0 &&
 	    strcmp(req->method, "POST") != 0) {
 		s->rejected++;
-		collect_text(fd, 405, "Method Not Allowed",
+		collect_text(s, c, 405, "Method Not Allowed",
 			     "%s: use GET, PUT or POST", req->method);
 		return 0;
 	}
 	if (req->chunked || req->content_length < 0) {
 		s->rejected++;
-		collect_log("%s: upload without Content-Length", peer);
-		collect_text(fd, 411, "Length Required",
+		collect_log("%s: upload without Content-Length", c->peer);
+		collect_text(s, c, 411, "Length Required",
 			     "uploads need a Content-Length (no chunked encoding)");
 		return 0;
 	}
 	if (req->content_length > s->max_size) {
 		s->rejected++;
 		collect_log("%s: upload of %lld bytes over --max-size %lld",
-			    peer, req->content_length, s->max_size);
-		collect_text(fd, 413, "Payload Too Large",
+			    c->peer, req->content_length, s->max_size);
+		collect_text(s, c, 413, "Payload Too Large",
 			     "%lld bytes; the limit is %lld",
 			     req->content_length, s->max_size);
 		return 0;
@@ -516,22 +547,21 @@ static int collect_upload_ok(struct collect_srv *s, int fd, const char *peer,
 		return 1;
 	base = strrchr(req->path, '/') + 1;
 	l = strlen(base);
-	if (l < 6 || strcmp(base + l - 5, ".json") != 0 || l - 5 >= pidlen) {
+	if (l < 6 || strcmp(base + l - 5, ".json") != 0 ||
+	    l - 5 >= sizeof(c->pid)) {
 		s->rejected++;
-		collect_text(fd, 400, "Bad Request",
+		collect_text(s, c, 400, "Bad Request",
 			     "PUT path must end in /ID.json");
 		return 0;
 	}
-	snprintf(pid, pidlen, "%.*s", (int)(l - 5), base);
+	snprintf(c->pid, sizeof(c->pid), "%.*s", (int)(l - 5), base);
 	return 1;
 }
 
 /* The id of an uploaded result document, or NULL (answered) when it is
- * not one or its id disagrees with the path's pid or the request's. */
-static const char *collect_doc_id(struct collect_srv *s, int fd,
-				  const char *peer, const cJSON *doc,
-				  const struct collect_req *req,
-				  const char *pid)
+ * not one or its id disagrees with the path's or the request's. */
+static const char *collect_doc_id(struct collect_srv *s,
+				  struct collect_conn *c, const cJSON *doc)
 {
 	const cJSON *id, *sch;
 
@@ -542,15 +572,16 @@ static const char *collect_doc_id(struct collect_srv *s, int fd,
 	    !cJSON_IsString(id) || !collect_id_ok(id->valuestring)) {
 		s->rejected++;
 		collect_log("%s: upload is not a benchboot.result document with a valid id; nothing stored",
-			    peer);
-		collect_text(fd, 400, "Bad Request",
+			    c->peer);
+		collect_text(s, c, 400, "Bad Request",
 			     "expected a JSON object with \"schema\": \"benchboot.result/1\" and an \"id\" of [A-Za-z0-9._-]");
 		return NULL;
 	}
-	if ((pid[0] && strcmp(pid, id->valuestring) != 0) ||
-	    (req->result_id[0] && strcmp(req->result_id, id->valuestring))) {
+	if ((c->pid[0] && strcmp(c->pid, id->valuestring) != 0) ||
+	    (c->req.result_id[0] &&
+	     strcmp(c->req.result_id, id->valuestring) != 0)) {
 		s->rejected++;
-		collect_text(fd, 400, "Bad Request",
+		collect_text(s, c, 400, "Bad Request",
 			     "the id in the path or X-Benchboot-Result-Id differs from the document's \"id\" (%s)",
 			     id->valuestring);
 		return NULL;
@@ -558,125 +589,427 @@ static const char *collect_doc_id(struct collect_srv *s, int fd,
 	return id->valuestring;
 }
 
-/* Stores the document id (body, len bytes) and answers how that went. */
-static void collect_accept(struct collect_srv *s, int fd, const char *peer,
-			   const char *id, const char *body, size_t len)
+/* Stores the document id (c's body) and answers how that went.  The
+ * loop is single-threaded, so two uploads of one id never race between
+ * the check and the rename: exactly once, whatever the concurrency. */
+static void collect_accept(struct collect_srv *s, struct collect_conn *c,
+			   const char *id)
 {
 	int rc, existed;
 
-	rc = collect_store(s, id, body, len, &existed);
+	rc = collect_store(s, id, c->body, c->blen, &existed);
 	if (rc == 0 && existed) {
 		s->duplicates++;
 		collect_log("%s: %s already held (same bytes); not stored again",
-			    peer, id);
-		collect_text(fd, 200, "OK", "%s already stored", id);
+			    c->peer, id);
+		collect_text(s, c, 200, "OK", "%s already stored", id);
 	} else if (rc == 0) {
 		s->stored++;
-		collect_log("%s: stored %s (%lld bytes)", peer, id,
-			    (long long)len);
-		collect_text(fd, 201, "Created", "stored %s", id);
+		collect_log("%s: stored %s (%zu bytes)", c->peer, id, c->blen);
+		collect_text(s, c, 201, "Created", "stored %s", id);
 	} else if (rc == -EEXIST) {
 		s->rejected++;
 		collect_log("%s: %s already held with other content; refused",
-			    peer, id);
-		collect_text(fd, 409, "Conflict",
+			    c->peer, id);
+		collect_text(s, c, 409, "Conflict",
 			     "%s is already stored with other content", id);
 	} else {
-		collect_log("%s: storing %s: %s", peer, id, strerror(-rc));
-		collect_text(fd, 500, "Internal Server Error",
+		collect_log("%s: storing %s: %s", c->peer, id, strerror(-rc));
+		collect_text(s, c, 500, "Internal Server Error",
 			     "cannot store: %s", strerror(-rc));
 	}
 }
 
-static void collect_serve(struct collect_srv *s, int fd, const char *peer)
+/* The whole body is in: validate and store it. */
+static void collect_finish(struct collect_srv *s, struct collect_conn *c)
 {
-	char head[COLLECT_MAX_HEAD + 1], *body = NULL;
-	struct collect_req req;
-	size_t have = 0, extra, blen;
-	int hl, rc;
-	cJSON *doc = NULL;
+	cJSON *doc;
 	const char *id;
-	char pid[200] = "";
 
-	hl = collect_read_head(s, fd, peer, head, &have, &req);
-	if (hl < 0 || !collect_authorized(s, fd, peer, &req))
-		return;
-	if (strcmp(req.method, "GET") == 0) {
-		if (strcmp(req.path, "/") == 0 ||
-		    strcmp(req.path, "/results") == 0 ||
-		    strcmp(req.path, "/results/") == 0)
-			collect_list(s, fd);
-		else
-			collect_get(s, fd, req.path);
-		return;
-	}
-	if (!collect_upload_ok(s, fd, peer, &req, pid, sizeof(pid)))
-		return;
-	blen = (size_t)req.content_length;
-	body = malloc(blen + 1);
-	if (!body) {
-		collect_text(fd, 500, "Internal Server Error", "out of memory");
-		return;
-	}
-	if (req.expect_continue)
-		send(fd, "HTTP/1.1 100 Continue\r\n\r\n", 25, MSG_NOSIGNAL);
-	/* Body bytes that came with the head. */
-	extra = have - (size_t)hl;
-	if (extra > blen)
-		extra = blen;
-	memcpy(body, head + hl, extra);
-	rc = collect_read_full(fd, body + extra, blen - extra);
-	if (rc != 0) {
-		s->rejected++;
-		collect_log("%s: upload cut short (%s); nothing stored", peer,
-			    rc == -EPIPE ? "connection closed" :
-			    strerror(-rc));
-		collect_text(fd, 400, "Bad Request",
-			     "body shorter than Content-Length");
-		goto out;
-	}
-	body[blen] = 0;
-	doc = cJSON_ParseWithLength(body, blen);
-	id = collect_doc_id(s, fd, peer, doc, &req, pid);
+	c->body[c->blen] = 0;
+	doc = cJSON_ParseWithLength(c->body, c->blen);
+	id = collect_doc_id(s, c, doc);
 	if (id)
-		collect_accept(s, fd, peer, id, body, blen);
-out:
+		collect_accept(s, c, id);
 	cJSON_Delete(doc);
-	free(body);
+}
+
+/* The head is parsed: answer a GET or a refusal, or make room for the
+ * body (the token is checked before a byte of memory is given to it). */
+static void collect_start_body(struct collect_srv *s, struct collect_conn *c)
+{
+	size_t extra;
+
+	if (!collect_authorized(s, c))
+		return;
+	if (strcmp(c->req.method, "GET") == 0) {
+		if (strcmp(c->req.path, "/") == 0 ||
+		    strcmp(c->req.path, "/results") == 0 ||
+		    strcmp(c->req.path, "/results/") == 0)
+			collect_list(s, c);
+		else
+			collect_get(s, c);
+		return;
+	}
+	if (!collect_upload_ok(s, c))
+		return;
+	c->blen = (size_t)c->req.content_length;
+	if (s->inflight + c->blen > s->max_inflight) {
+		s->busy++;
+		collect_log("%s: %zu body bytes already in flight; upload of %zu asked to retry",
+			    c->peer, s->inflight, c->blen);
+		collect_text(s, c, 503, "Service Unavailable",
+			     "busy receiving other uploads; retry shortly");
+		return;
+	}
+	c->body = malloc(c->blen + 1);
+	if (!c->body) {
+		collect_text(s, c, 500, "Internal Server Error",
+			     "out of memory");
+		return;
+	}
+	s->inflight += c->blen;
+	if (c->req.expect_continue)
+		send(c->fd, "HTTP/1.1 100 Continue\r\n\r\n", 25,
+		     MSG_NOSIGNAL | MSG_DONTWAIT);
+	/* Body bytes that came with the head; anything past the announced
+	 * length is ignored (one request per connection). */
+	extra = c->have - (size_t)c->hl;
+	if (extra > c->blen)
+		extra = c->blen;
+	memcpy(c->body, c->head + c->hl, extra);
+	c->bhave = extra;
+	c->st = CC_BODY;
+	if (c->bhave == c->blen)
+		collect_finish(s, c);
+}
+
+/* Reads what c's socket has for the head; parses it once complete. */
+static void collect_read_head(struct collect_srv *s, struct collect_conn *c)
+{
+	char err[256];
+	ssize_t n;
+	int hl;
+
+	n = recv(c->fd, c->head + c->have, COLLECT_MAX_HEAD - c->have,
+		 MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		if (c->have)
+			collect_log("%s: connection ended inside the request head; nothing stored",
+				    c->peer);
+		collect_close(s, c);
+		return;
+	}
+	c->have += (size_t)n;
+	hl = collect_parse_head(c->head, c->have, &c->req, err, sizeof(err));
+	if (hl == 0 && c->have == COLLECT_MAX_HEAD)
+		hl = util_fail(err, sizeof(err), -EMSGSIZE,
+			       "request head over %d bytes", COLLECT_MAX_HEAD);
+	if (hl == 0)
+		return;
+	if (hl > 0) {
+		c->hl = hl;
+		collect_start_body(s, c);
+		return;
+	}
+	s->rejected++;
+	collect_log("%s: bad request: %s", c->peer, err);
+	if (hl == -EMSGSIZE)
+		collect_text(s, c, 431, "Request Header Fields Too Large",
+			     "%s", err);
+	else
+		collect_text(s, c, 400, "Bad Request", "%s", err);
+}
+
+/* Reads what c's socket has of the body; stores it once complete. */
+static void collect_read_body(struct collect_srv *s, struct collect_conn *c)
+{
+	ssize_t n;
+
+	n = recv(c->fd, c->body + c->bhave, c->blen - c->bhave, MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		s->rejected++;
+		collect_log("%s: upload cut short (%s); nothing stored",
+			    c->peer, n == 0 ? "connection closed" :
+			    strerror(errno));
+		collect_text(s, c, 400, "Bad Request",
+			     "body shorter than Content-Length");
+		return;
+	}
+	c->bhave += (size_t)n;
+	if (c->bhave == c->blen)
+		collect_finish(s, c);
+}
+
+/* A request past its deadline: whatever it sent so far, it is over. */
+static void collect_expire(struct collect_srv *s, struct collect_conn *c)
+{
+	if (c->st == CC_WRITE) {
+		collect_log("%s: answer not taken within the deadline; dropped",
+			    c->peer);
+		collect_close(s, c);
+		return;
+	}
+	s->timeouts++;
+	collect_log("%s: request not complete within %.3g s (%zu head and %zu body bytes read); nothing stored",
+		    c->peer, (double)s->timeout_ns / 1e9, c->have, c->bhave);
+	collect_text(s, c, 408, "Request Timeout",
+		     "the whole request must arrive within %.3g s",
+		     (double)s->timeout_ns / 1e9);
+	/* A reader as slow as the writer does not get a second deadline. */
+	collect_close(s, c);
+}
+
+/* "ADDR:PORT" of a peer, for the log. */
+static void collect_peer_name(const struct sockaddr_storage *ss, char *b,
+			      size_t n)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+	int port = 0;
+
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *v4 = (const void *)ss;
+
+		inet_ntop(AF_INET, &v4->sin_addr, a, sizeof(a));
+		port = ntohs(v4->sin_port);
+	} else if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *v6 = (const void *)ss;
+
+		inet_ntop(AF_INET6, &v6->sin6_addr, a, sizeof(a));
+		port = ntohs(v6->sin6_port);
+	}
+	snprintf(b, n, "%s:%d", a, port);
+}
+
+/* Takes the connections waiting on lfd.  Over --max-conns, a newcomer
+ * gets 503 at once (the uploader retries with backoff) rather than a
+ * silent wait in the backlog behind whoever holds the slots. */
+static void collect_accept_all(struct collect_srv *s, int lfd)
+{
+	int i, k;
+
+	for (k = 0; k < 64; k++) {
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		struct collect_conn *c = NULL;
+		char peer[80];
+		int fd;
+
+		fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
+			     SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0)
+			return;
+		collect_peer_name(&ss, peer, sizeof(peer));
+		for (i = 0; i < s->max_conns && !c; i++)
+			if (s->conns[i].fd < 0)
+				c = &s->conns[i];
+		if (!c) {
+			static const char busy[] =
+				"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 21\r\nRetry-After: 1\r\nConnection: close\r\n\r\ntoo many connections\n";
+
+			s->busy++;
+			collect_log("%s: %d connections open (--max-conns); refused with 503",
+				    peer, s->nconns);
+			send(fd, busy, sizeof(busy) - 1,
+			     MSG_NOSIGNAL | MSG_DONTWAIT);
+			close(fd);
+			continue;
+		}
+		memset(c, 0, offsetof(struct collect_conn, head));
+		c->fd = fd;
+		c->st = CC_HEAD;
+		c->deadline_ns = util_mono_ns() + s->timeout_ns;
+		snprintf(c->peer, sizeof(c->peer), "%s", peer);
+		s->nconns++;
+	}
+}
+
+/* Serves every connection from one poll loop until SIGINT/SIGTERM: no
+ * thread, no lock, and a slow peer only ever costs its own slot. */
+static void collect_loop(struct collect_srv *s, int lfd)
+{
+	struct pollfd *p = calloc((size_t)s->max_conns + 1, sizeof(*p));
+	int *map = calloc((size_t)s->max_conns + 1, sizeof(*map));
+	int i, n, np;
+
+	while (p && map && !collect_stop) {
+		uint64_t now = util_mono_ns(), next = now + 500000000ull;
+
+		p[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		for (i = 0, np = 1; i < s->max_conns; i++) {
+			struct collect_conn *c = &s->conns[i];
+
+			if (c->fd < 0)
+				continue;
+			if (c->deadline_ns < next)
+				next = c->deadline_ns;
+			p[np] = (struct pollfd){ .fd = c->fd, .events =
+				c->st == CC_WRITE ? POLLOUT : POLLIN };
+			map[np++] = i;
+		}
+		n = poll(p, (nfds_t)np, next > now ?
+			 (int)((next - now) / 1000000 + 1) : 0);
+		if (n < 0 && errno != EINTR)
+			break;
+		for (i = 1; n > 0 && i < np; i++) {
+			struct collect_conn *c = &s->conns[map[i]];
+
+			if (!p[i].revents || c->fd < 0)
+				continue;
+			if (c->st == CC_HEAD)
+				collect_read_head(s, c);
+			else if (c->st == CC_BODY)
+				collect_read_body(s, c);
+			else
+				collect_flush(s, c);
+		}
+		now = util_mono_ns();
+		for (i = 0; i < s->max_conns; i++)
+			if (s->conns[i].fd >= 0 &&
+			    s->conns[i].deadline_ns <= now)
+				collect_expire(s, &s->conns[i]);
+		if (n > 0 && (p[0].revents & POLLIN))
+			collect_accept_all(s, lfd);
+	}
+	for (i = 0; i < s->max_conns; i++)
+		collect_close(s, &s->conns[i]);
+	free(p);
+	free(map);
 }
 
 static void collect_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: benchboot collect --dir DIR --listen [ADDR]:PORT [--token T] [--max-size N]\n");
+		"usage: benchboot collect --dir DIR --listen ADDR:PORT\n"
+		"         [--token T | --token-file F | --no-token] [--max-size N]\n"
+		"         [--max-conns N] [--timeout D]\n"
+		"ADDR is required: 127.0.0.1 (this host only), an interface's address, or 0.0.0.0 / [::] (every address); beyond loopback --token (or --token-file) is required unless --no-token is given.\n");
 }
 
-/* Serves one connection at a time until SIGINT/SIGTERM. */
-static void collect_loop(struct collect_srv *s, int lfd)
-{
-	while (!collect_stop) {
-		struct pollfd p = { .fd = lfd, .events = POLLIN };
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		struct timeval tv = { .tv_sec = 10 };
-		char peer[64] = "?";
-		int fd;
+/* What collect_main reads from the command line besides the server. */
+struct collect_opts {
+	const char *listen, *token_file;
+	int no_token;
+	char host[256];
+	int port;
+	char token[256];
+};
 
-		if (poll(&p, 1, 500) <= 0)
-			continue;
-		fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (ss.ss_family == AF_INET)
-			inet_ntop(AF_INET,
-				  &((struct sockaddr_in *)&ss)->sin_addr,
-				  peer, sizeof(peer));
-		/* A stalled uploader must not hold the collector forever. */
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		collect_serve(s, fd, peer);
-		close(fd);
+/* Reads the first line of path into o->token. */
+static int collect_token_file(struct collect_opts *o)
+{
+	FILE *f = fopen(o->token_file, "re");
+	int ok;
+
+	if (!f)
+		return util_err("collect", errno, "--token-file %s: %s",
+				o->token_file, strerror(errno));
+	ok = fgets(o->token, sizeof(o->token), f) != NULL;
+	fclose(f);
+	o->token[strcspn(o->token, "\r\n")] = 0;
+	if (!ok || !o->token[0])
+		return util_err("collect", EINVAL,
+				"--token-file %s: no token on its first line",
+				o->token_file);
+	return 0;
+}
+
+/* One option into s or o.  Returns 0, or the exit status (2 usage). */
+static int collect_opt(int c, const char *arg, struct collect_srv *s,
+		       struct collect_opts *o)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'd': s->dir = arg; return 0;
+	case 'l': o->listen = arg; return 0;
+	case 't': s->token = arg; return 0;
+	case 'T': o->token_file = arg; return 0;
+	case 'N': o->no_token = 1; return 0;
+	case 'm':
+		if (util_parse_u64(arg, 1, 1ull << 40, &v) == 0) {
+			s->max_size = (long long)v;
+			return 0;
+		}
+		util_err("collect", EINVAL, "--max-size '%s': expected bytes (k/M/G allowed)", arg);
+		return 2;
+	case 'c':
+		if (util_parse_u64(arg, 1, 4096, &v) == 0) {
+			s->max_conns = (int)v;
+			return 0;
+		}
+		util_err("collect", EINVAL, "--max-conns '%s': expected 1..4096", arg);
+		return 2;
+	case 'o':
+		if (util_parse_duration(arg, &s->timeout_ns) == 0 &&
+		    s->timeout_ns >= 1000000)
+			return 0;
+		util_err("collect", EINVAL, "--timeout '%s': expected a duration of at least 1ms (10s, 500ms)", arg);
+		return 2;
 	}
+	collect_usage(stderr);
+	return 2;
+}
+
+/* Whether every address host names is a loopback one. */
+static int collect_loopback(const char *host)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE }, *res, *a;
+	int lo = 1;
+
+	if (getaddrinfo(host, "1", &hints, &res) != 0)
+		return 0;
+	for (a = res; a; a = a->ai_next) {
+		if (a->ai_family == AF_INET) {
+			const struct sockaddr_in *v4 = (const void *)a->ai_addr;
+
+			lo &= (ntohl(v4->sin_addr.s_addr) >> 24) == 127;
+		} else if (a->ai_family == AF_INET6) {
+			const struct sockaddr_in6 *v6 =
+				(const void *)a->ai_addr;
+
+			lo &= IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr);
+		} else {
+			lo = 0;
+		}
+	}
+	freeaddrinfo(res);
+	return lo;
+}
+
+/* The checks between the options and the socket: an explicit address, a
+ * token beyond loopback.  Returns 0 or the exit status. */
+static int collect_check(struct collect_srv *s, struct collect_opts *o)
+{
+	if (!s->dir || !o->listen) {
+		collect_usage(stderr);
+		return 2;
+	}
+	if (o->listen[0] == ':' ||
+	    ctl_parse_hostport(o->listen, o->host, sizeof(o->host), &o->port,
+			       0) != 0 || o->port == 0 || !o->host[0]) {
+		util_err("collect", EINVAL, "--listen '%s': expected ADDR:PORT with the address spelled out: 127.0.0.1:PORT for this host only, 0.0.0.0:PORT or [::]:PORT for every address", o->listen);
+		return 2;
+	}
+	if ((s->token || o->token_file) + o->no_token > 1) {
+		util_err("collect", EINVAL, "--no-token contradicts --token/--token-file; give one");
+		return 2;
+	}
+	if (o->token_file) {
+		if (collect_token_file(o) != 0)
+			return 1;
+		s->token = o->token;
+	}
+	if (!s->token && !o->no_token && !collect_loopback(o->host)) {
+		util_err("collect", EACCES, "--listen %s reaches beyond this host: anyone who can connect could upload; give --token T or --token-file F (the agents' --token, benchboot.token=), or --no-token to accept uploads from anyone on purpose", o->listen);
+		return 2;
+	}
+	return 0;
 }
 
 int collect_main(int argc, char **argv)
@@ -685,79 +1018,73 @@ int collect_main(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'd' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "token", required_argument, NULL, 't' },
+		{ "token-file", required_argument, NULL, 'T' },
+		{ "no-token", no_argument, NULL, 'N' },
 		{ "max-size", required_argument, NULL, 'm' },
+		{ "max-conns", required_argument, NULL, 'c' },
+		{ "timeout", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct collect_srv s = { .max_size = 64ll << 20 };
+	struct collect_srv s = { .max_size = 64ll << 20, .max_conns = 64,
+				 .timeout_ns = 10000000000ull };
 	struct sigaction sa = { .sa_handler = collect_on_signal };
-	const char *listen_s = NULL;
-	char host[256] = "";
-	uint64_t v;
-	int c, port = 0, lfd;
+	struct collect_opts o = { 0 };
+	int c, i, lfd, rc;
 	struct stat st;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			s.dir = optarg;
-			break;
-		case 'l':
-			listen_s = optarg;
-			break;
-		case 't':
-			s.token = optarg;
-			break;
-		case 'm':
-			if (util_parse_u64(optarg, 1, 1ull << 40, &v) != 0) {
-				util_err("collect", EINVAL,
-					 "--max-size '%s': expected bytes (k/M/G allowed)",
-					 optarg);
-				return 2;
-			}
-			s.max_size = (long long)v;
-			break;
-		case 'h':
+		if (c == 'h') {
 			collect_usage(stdout);
 			return 0;
-		default:
-			collect_usage(stderr);
-			return 2;
 		}
+		rc = collect_opt(c, optarg, &s, &o);
+		if (rc != 0)
+			return rc;
 	}
-	if (!s.dir || !listen_s || optind != argc) {
+	if (optind != argc) {
 		collect_usage(stderr);
 		return 2;
 	}
-	if (listen_s[0] == ':') {
-		port = atoi(listen_s + 1);
-	} else if (ctl_parse_hostport(listen_s, host, sizeof(host), &port,
-				      0) != 0 || port == 0) {
-		util_err("collect", EINVAL,
-			 "--listen '%s': expected [ADDR]:PORT", listen_s);
-		return 2;
-	}
+	rc = collect_check(&s, &o);
+	if (rc != 0)
+		return rc;
 	if (stat(s.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		util_err("collect", ENOTDIR, "--dir %s: not a directory",
 			 s.dir);
 		return 1;
 	}
-	lfd = ctl_listen(host[0] ? host : NULL, port);
+	/* Bodies held at once: a few uploads of the largest size. */
+	s.max_inflight = 4 * (size_t)s.max_size;
+	s.conns = calloc((size_t)s.max_conns, sizeof(*s.conns));
+	if (!s.conns) {
+		util_err("collect", ENOMEM, "out of memory");
+		return 1;
+	}
+	for (i = 0; i < s.max_conns; i++)
+		s.conns[i].fd = -1;
+	lfd = ctl_listen(o.host, o.port);
 	if (lfd < 0) {
-		util_err("collect", -lfd, "listen on %s: %s", listen_s,
+		util_err("collect", -lfd, "listen on %s: %s", o.listen,
 			 strerror(-lfd));
+		free(s.conns);
 		return 1;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	collect_log("storing results in %s, listening on %s%s", s.dir,
-		    listen_s, s.token ? " (token required)" : "");
+	collect_log("storing results in %s, listening on %s%s; at most %d connections, %.3g s per request",
+		    s.dir, o.listen, s.token ? " (token required)" :
+		    " (no token: anyone who reaches it may upload)",
+		    s.max_conns, (double)s.timeout_ns / 1e9);
 	collect_loop(&s, lfd);
-	collect_log("stopping: %llu stored, %llu duplicates, %llu rejected",
+	collect_log("stopping: %llu stored, %llu duplicates, %llu rejected, %llu timed out, %llu refused busy",
 		    (unsigned long long)s.stored,
 		    (unsigned long long)s.duplicates,
-		    (unsigned long long)s.rejected);
+		    (unsigned long long)s.rejected,
+		    (unsigned long long)s.timeouts,
+		    (unsigned long long)s.busy);
 	close(lfd);
+	free(s.conns);
 	return 0;
 }
