@@ -114,71 +114,141 @@ static int spool_read(const char *path, char **data, size_t *len)
 	return 0;
 }
 
-int spool_upload(const char *url, const char *token, const char *id,
-		 const char *path, long timeout_s, char *err, size_t errlen)
+int spool_dest_check(const struct spool_dest *d, char *err, size_t errlen)
 {
-	char cerr[CURL_ERROR_SIZE] = "", hdr[512], full[2048], body[256] = "";
+	const char *p;
+	size_t n;
+
+	if (!d->url || !d->url[0])
+		return util_fail(err, errlen, -EINVAL, "no upload URL");
+	if ((d->ca || d->pin) && strncmp(d->url, "https://", 8) != 0)
+		return util_fail(err, errlen, -EINVAL,
+				 "%s: a CA file or a key pin needs an https:// URL",
+				 d->url);
+	if (d->ca && access(d->ca, R_OK) != 0)
+		return util_fail(err, errlen, -EINVAL, "CA file %s: %s",
+				 d->ca, strerror(errno));
+	/* Each pin: sha256// and the 44 base64 characters of 32 bytes. */
+	for (p = d->pin; p && *p; p += n + (p[n] == ';')) {
+		n = strcspn(p, ";");
+		if (n != 52 || strncmp(p, "sha256//", 8) != 0 ||
+		    strspn(p + 8, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") < 44)
+			return util_fail(err, errlen, -EINVAL,
+					 "key pin '%.60s': expected sha256//BASE64 (44 characters; several joined by ';')",
+					 p);
+	}
+	return 0;
+}
+
+/* The request on c: method and URL for id, the body, headers (into *h,
+ * freed by the caller), timeouts, and how the server is trusted. */
+static void spool_curl_setup(CURL *c, const struct spool_dest *d,
+			     const char *id, const char *data, size_t len,
+			     char *full, size_t fulllen, struct curl_slist **h)
+{
+	size_t ul = strlen(d->url);
+	char hdr[512];
+
+	if (ul > 0 && d->url[ul - 1] == '/') {
+		snprintf(full, fulllen, "%s%s.json", d->url, id);
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
+	} else {
+		snprintf(full, fulllen, "%s", d->url);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, full);
+	/* The URL may come from a kernel command line: HTTP(S) only, and
+	 * no redirect to anywhere else. */
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+#endif
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, data);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	*h = curl_slist_append(*h, "Content-Type: application/json");
+	/* One round trip: no 100-continue pause. */
+	*h = curl_slist_append(*h, "Expect:");
+	snprintf(hdr, sizeof(hdr), "X-Benchboot-Result-Id: %s", id);
+	*h = curl_slist_append(*h, hdr);
+	if (d->token) {
+		snprintf(hdr, sizeof(hdr), "Authorization: Bearer %s",
+			 d->token);
+		*h = curl_slist_append(*h, hdr);
+	}
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, *h);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT,
+			 d->timeout_s > 0 ? d->timeout_s : 30L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "benchboot");
+	if (d->ca)
+		curl_easy_setopt(c, CURLOPT_CAINFO, d->ca);
+	if (d->pin)
+		curl_easy_setopt(c, CURLOPT_PINNEDPUBLICKEY, d->pin);
+	if (d->pin && !d->ca) {
+		/* The pinned key is the whole trust: a self-signed
+		 * collector has no CA and may have any name. */
+		curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+	}
+}
+
+/* Delivers data to a file:// target, atomically. */
+static int spool_to_file(const char *url, const char *id, const char *data,
+			 size_t len, char *err, size_t errlen)
+{
+	char name[300];
+	int rc;
+
+	snprintf(name, sizeof(name), "%s.json", id);
+	rc = spool_mkdirs(url + 7);
+	if (rc == 0)
+		rc = util_write_atomic(url + 7, name, data, len);
+	if (rc != 0)
+		snprintf(err, errlen, "%s/%s: %s", url + 7, name,
+			 strerror(-rc));
+	return rc ? -EIO : 0;
+}
+
+int spool_upload_to(const struct spool_dest *d, const char *id,
+		    const char *path, char *err, size_t errlen)
+{
+	char cerr[CURL_ERROR_SIZE] = "", full[2048], body[256] = "";
 	struct curl_slist *h = NULL;
-	size_t len = 0, ul = strlen(url);
+	size_t len = 0;
 	char *data = NULL;
 	long status = 0;
 	CURLcode cc;
 	CURL *c;
 	int rc;
 
+	rc = spool_dest_check(d, err, errlen);
+	if (rc != 0)
+		return rc;
 	rc = spool_read(path, &data, &len);
 	if (rc != 0) {
 		return util_fail(err, errlen, rc, "%s: %s", path,
 				 strerror(-rc));
 	}
-	if (strncmp(url, "file://", 7) == 0) {
-		char name[300];
-
-		snprintf(name, sizeof(name), "%s.json", id);
-		rc = spool_mkdirs(url + 7);
-		if (rc == 0)
-			rc = util_write_atomic(url + 7, name, data, len);
-		if (rc != 0)
-			snprintf(err, errlen, "%s/%s: %s", url + 7, name,
-				 strerror(-rc));
+	if (strncmp(d->url, "file://", 7) == 0) {
+		rc = spool_to_file(d->url, id, data, len, err, errlen);
 		free(data);
-		return rc ? -EIO : 0;
+		return rc;
 	}
 	c = curl_easy_init();
 	if (!c) {
 		free(data);
 		return util_fail(err, errlen, -ENOMEM, "curl_easy_init failed");
 	}
-	if (ul > 0 && url[ul - 1] == '/') {
-		snprintf(full, sizeof(full), "%s%s.json", url, id);
-		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
-	} else {
-		snprintf(full, sizeof(full), "%s", url);
-	}
-	curl_easy_setopt(c, CURLOPT_URL, full);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDS, data);
-	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-	h = curl_slist_append(h, "Content-Type: application/json");
-	/* One round trip: no 100-continue pause. */
-	h = curl_slist_append(h, "Expect:");
-	snprintf(hdr, sizeof(hdr), "X-Benchboot-Result-Id: %s", id);
-	h = curl_slist_append(h, hdr);
-	if (token) {
-		snprintf(hdr, sizeof(hdr), "Authorization: Bearer %s", token);
-		h = curl_slist_append(h, hdr);
-	}
-	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	spool_curl_setup(c, d, id, data, len, full, sizeof(full), &h);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, spool_discard);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, body);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout_s);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, "benchboot");
 	cc = curl_easy_perform(c);
 	if (cc != CURLE_OK) {
-		snprintf(err, errlen, "%s: %s", full,
-			 *cerr ? cerr : curl_easy_strerror(cc));
+		snprintf(err, errlen, "%s: %s%s", full,
+			 *cerr ? cerr : curl_easy_strerror(cc),
+			 cc == CURLE_SSL_PINNEDPUBKEYNOTMATCH ?
+			 " (the server's key is not the pinned one)" : "");
 		rc = -EIO;
 	} else {
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
@@ -193,6 +263,15 @@ int spool_upload(const char *url, const char *token, const char *id,
 	curl_easy_cleanup(c);
 	free(data);
 	return rc;
+}
+
+int spool_upload(const char *url, const char *token, const char *id,
+		 const char *path, long timeout_s, char *err, size_t errlen)
+{
+	struct spool_dest d = { .url = url, .token = token,
+				.timeout_s = timeout_s };
+
+	return spool_upload_to(&d, id, path, err, errlen);
 }
 
 static int spool_cmp(const void *a, const void *b)
@@ -249,9 +328,22 @@ int spool_pending(const char *dir)
 int spool_flush(const char *dir, const char *url, const char *token,
 		long timeout_s, char *err, size_t errlen)
 {
-	char **names = NULL, path[PATH_MAX];
-	int n = spool_list(dir, &names), i, left = 0;
+	struct spool_dest d = { .url = url, .token = token,
+				.timeout_s = timeout_s };
 
+	return spool_flush_to(dir, &d, err, errlen);
+}
+
+int spool_flush_to(const char *dir, const struct spool_dest *d, char *err,
+		   size_t errlen)
+{
+	char **names = NULL, path[PATH_MAX];
+	int n, i, left = 0;
+
+	i = spool_dest_check(d, err, errlen);
+	if (i != 0)
+		return i;
+	n = spool_list(dir, &names);
 	if (n < 0) {
 		return util_fail(err, errlen, n, "%s/pending: %s", dir,
 				 strerror(-n));
@@ -259,8 +351,7 @@ int spool_flush(const char *dir, const char *url, const char *token,
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/pending/%s.json", dir,
 			 names[i]);
-		if (spool_upload(url, token, names[i], path, timeout_s, err,
-				 errlen) == 0) {
+		if (spool_upload_to(d, names[i], path, err, errlen) == 0) {
 			unlink(path);
 			snprintf(path, sizeof(path), "%s/pending", dir);
 			util_fsync_dir(path);

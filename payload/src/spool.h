@@ -15,13 +15,53 @@
 int spool_put(const char *dir, const char *id, const char *doc, size_t len,
 	      int queue, char *err, size_t errlen);
 
+/* Where results go and how the receiver is trusted.  Only url is
+ * required; the strings are borrowed (the caller keeps them alive). */
+struct spool_dest {
+	const char *url;	/* as spool_flush takes it */
+	const char *token;	/* "Authorization: Bearer TOKEN", or NULL */
+	/* https:// only.  ca: a PEM file of the CA certificates (or the
+	 * collector's self-signed certificate) the server's certificate
+	 * must chain to, its name matching the URL's host; NULL: libcurl's
+	 * built-in bundle, which the image does not have.  pin:
+	 * "sha256//BASE64" (several joined by ';'), the SHA-256 of the
+	 * server's public key (SubjectPublicKeyInfo, as curl --pinnedpubkey
+	 * and `openssl pkey -pubin -outform der | openssl dgst -sha256
+	 * -binary | base64` give it).  A pin alone trusts exactly that key
+	 * and nothing else (no CA, no name check: a self-signed collector);
+	 * with ca both must hold. */
+	const char *ca;
+	const char *pin;
+	long timeout_s;		/* one attempt; <= 0: 30 s */
+};
+
+/* Checks d before any upload: a pin not of the form sha256//BASE64, a CA
+ * file that cannot be read, or ca/pin on a URL that is not https://.
+ * Returns 0 or -EINVAL with the reason in err. */
+int spool_dest_check(const struct spool_dest *d, char *err, size_t errlen);
+
+/* Uploads one file (path, result id) to d.  Returns 0 when the receiver
+ * holds it (HTTP 200/201/204, or the file already there), -EINVAL when d
+ * fails spool_dest_check, -EIO with the reason in err otherwise (a
+ * certificate or pin mismatch names it). */
+int spool_upload_to(const struct spool_dest *d, const char *id,
+		    const char *path, char *err, size_t errlen);
+
+/* spool_flush() to d: every dir/pending/ID.json once, oldest first, each
+ * delivered one leaving pending/.  Returns how many remain pending, or a
+ * negative errno (spool unreadable, d invalid: nothing tried). */
+int spool_flush_to(const char *dir, const struct spool_dest *d, char *err,
+		   size_t errlen);
+
 /* Uploads one file to url (see spool_flush) with an optional bearer
- * token.  Returns 0 when the receiver holds it (HTTP 200/201/204, or the
- * file already there), -EIO with the reason in err otherwise. */
+ * token: spool_upload_to() with no ca and no pin.  Returns 0 when the
+ * receiver holds it (HTTP 200/201/204, or the file already there), -EIO
+ * with the reason in err otherwise. */
 int spool_upload(const char *url, const char *token, const char *id,
 		 const char *path, long timeout_s, char *err, size_t errlen);
 
-/* Tries to upload every dir/pending/ID.json once, oldest first; each one
+/* spool_flush_to() with no ca and no pin.
+ * Tries to upload every dir/pending/ID.json once, oldest first; each one
  * that succeeds leaves pending/.  url is http(s)://HOST/PATH/ (trailing
  * slash: PUT PATH/ID.json), http(s)://HOST/PATH (POST, id in the body and
  * an X-Benchboot-Result-Id header), or file:///DIR (copied atomically to

@@ -1,6 +1,10 @@
 /* test_spool.c: the result spool: atomic put, pending queue, delivery to
  * a file:// target, a failing target keeps results pending, a repeated
- * delivery stores one copy; suite loading through a file:// URL. */
+ * delivery stores one copy; suite loading through a file:// URL; the TLS
+ * settings checked before any upload.  With arguments it is the uploader
+ * 632_collect_tls.sh drives (the agent's options are not ours to test):
+ *   test_spool --upload URL FILE ID CA|- PIN|- TOKEN|-
+ * exits 0 when delivered, else 1 with the reason on stderr. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +32,66 @@ static int file_eq(const char *path, const char *want)
 	return strcmp(buf, want) == 0;
 }
 
-int main(void)
+/* spool_dest_check's verdicts: 0 or -EINVAL with a word of the reason. */
+static void test_dest_check(void)
+{
+#define PIN "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+	static const struct {
+		struct spool_dest d;
+		int rc;
+		const char *why;
+	} cases[] = {
+		{ { .url = "https://h/r/", .pin = PIN }, 0, "" },
+		{ { .url = "https://h/r/", .pin = PIN ";" PIN }, 0, "" },
+		{ { .url = "https://h/r/", .ca = "/etc/hostname" }, 0, "" },
+		{ { .url = "http://h/r/", .token = "t" }, 0, "" },
+		{ { .url = "http://h/r/", .pin = PIN }, -EINVAL, "https://" },
+		{ { .url = "file:///x", .ca = "/etc/hostname" }, -EINVAL,
+		  "https://" },
+		{ { .url = "https://h/r/", .ca = "/no/such/ca.pem" }, -EINVAL,
+		  "/no/such/ca.pem" },
+		{ { .url = "https://h/r/", .pin = "sha1//AAAA" }, -EINVAL,
+		  "sha256//" },
+		{ { .url = "https://h/r/", .pin = "sha256//short" }, -EINVAL,
+		  "sha256//" },
+		{ { .url = "https://h/r/", .pin = PIN ";junk" }, -EINVAL,
+		  "junk" },
+		{ { .url = NULL }, -EINVAL, "URL" },
+	};
+#undef PIN
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc;
+
+		err[0] = 0;
+		rc = spool_dest_check(&cases[i].d, err, sizeof(err));
+		if (!tap_ok(rc == cases[i].rc && strstr(err, cases[i].why),
+			    "dest check %zu: %s", i, cases[i].rc ?
+			    cases[i].why : "accepted"))
+			printf("#   rc %d, err '%s'\n", rc, err);
+	}
+}
+
+/* The uploader mode (see the top of the file). */
+static int upload_main(char **argv)
+{
+	struct spool_dest d = { .url = argv[2], .timeout_s = 10 };
+	char err[1024];
+	int rc;
+
+	d.ca = strcmp(argv[5], "-") ? argv[5] : NULL;
+	d.pin = strcmp(argv[6], "-") ? argv[6] : NULL;
+	d.token = strcmp(argv[7], "-") ? argv[7] : NULL;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	rc = spool_upload_to(&d, argv[4], argv[3], err, sizeof(err));
+	if (rc != 0)
+		fprintf(stderr, "upload: %s\n", err);
+	return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/bb-spool-test.XXXXXX", path[512], url[600],
 	     err[512];
@@ -36,7 +99,10 @@ int main(void)
 	struct suite s;
 	int rc;
 
+	if (argc == 8 && strcmp(argv[1], "--upload") == 0)
+		return upload_main(argv);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
+	test_dest_check();
 	if (!mkdtemp(dir)) {
 		tap_ok(0, "mkdtemp");
 		return tap_done();
