@@ -44,8 +44,12 @@ export SOURCE_DATE_EPOCH
 # The source tree's and the output tree's paths are not in any object:
 # every C compile (musl, the libraries, BusyBox, the payload) maps them to
 # fixed names in __FILE__ and debug info.  GCC tries the last map first,
-# so the output tree, which may lie inside the source tree, comes after it.
-REPRO_CFLAGS := -ffile-prefix-map=$(TOP)=. -ffile-prefix-map=$(O)=/O
+# so the tree inside the other (out/ in the source tree, or a source tree
+# under $(O)) comes last.
+REPRO_MAP_TOP := -ffile-prefix-map=$(TOP)=.
+REPRO_MAP_O := -ffile-prefix-map=$(O)=/O
+REPRO_CFLAGS := $(if $(filter $(O)/%,$(TOP)),$(REPRO_MAP_O) $(REPRO_MAP_TOP),\
+	$(REPRO_MAP_TOP) $(REPRO_MAP_O))
 override ARCH_CFLAGS += $(REPRO_CFLAGS)
 
 # musl's gcc wrapper: it calls $(CROSS_COMPILE)gcc with musl's specs.
