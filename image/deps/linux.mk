@@ -59,9 +59,12 @@ LINUX_UNPACKED := $(STAMPS)/linux.built
 # Keyed by the pinned version: only a new pin unpacks afresh (and so
 # rebuilds everything); an edit of this recipe does not.
 LINUX_SRC_STAMP := $(STAMPS)/linux.src-$(linux_VERSION)
+# Its version string (uname -v) takes the commit's date and build number
+# 1, not the build's (docs/reproducible.md).
 LINUX_MAKE := $(MAKE) -C $(LINUX_SRC) O=$(LINUX_OBJ) ARCH=$(KERNEL_ARCH) \
 	CROSS_COMPILE=$(CROSS_COMPILE) KBUILD_BUILD_USER=benchboot \
-	KBUILD_BUILD_HOST=benchboot
+	KBUILD_BUILD_HOST=benchboot KBUILD_BUILD_VERSION=1 \
+	KBUILD_BUILD_TIMESTAMP="$(shell date -u -d @$(SOURCE_DATE_EPOCH))"
 # The kernel build is long (docs/ppc32.md), so it runs niced; KERNEL_LOCK
 # may wrap it (e.g. KERNEL_LOCK='flock /tmp/bench.lock' keeps it off a
 # shared machine's benchmarks).
