@@ -63,6 +63,36 @@ static void test_pace(void)
 	TAP_EQ_INT(lg_pace_next(&p), 1012000000ULL, "next is 1 ms later");
 }
 
+/* http's open loop: slot k of a thread's schedule goes to connection
+ * k % nconns, each keeping its own next slot; lg_pace_at() gives every
+ * slot's intended time, the same as taking them in turn. */
+static void test_pace_at(void)
+{
+	static const struct {
+		double rate;
+		uint64_t k, want;
+	} cases[] = {
+		{ 1000, 0, 5000000000ULL },
+		{ 1000, 1, 5001000000ULL },
+		{ 1000, 7, 5007000000ULL },
+		{ 3, 3, 6000000000ULL },
+		{ 0, 9, 5000000000ULL },	/* closed loop: always start */
+	};
+	struct lg_pace p;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		lg_pace_init(&p, 5000000000ULL, cases[i].rate);
+		TAP_EQ_INT(lg_pace_at(&p, cases[i].k), cases[i].want,
+			   "lg_pace_at: slot's intended time");
+	}
+	lg_pace_init(&p, 5000000000ULL, 1000);
+	for (i = 0; i < 5; i++)
+		if (lg_pace_take(&p, 6000000000ULL) != lg_pace_at(&p, i))
+			break;
+	TAP_EQ_INT(i, 5, "taking slots in turn gives lg_pace_at's times");
+}
+
 static void test_record(void)
 {
 	cJSON *r = lg_record_new("smtp", 1764547200000000000ULL, 123, 1.5);
@@ -105,6 +135,7 @@ int main(void)
 {
 	test_share();
 	test_pace();
+	test_pace_at();
 	test_record();
 	test_fmt();
 	return tap_done();
