@@ -132,11 +132,12 @@ for b in "$bb" $bbb; do
 	taskset -c 1 "$b" http --json -t 1 -c "$conns" -d "${secs}s" \
 		--rate "$rate" "$url" >"$RUN_DIR/rate.json"
 	s1=$(nginx_requests)
-	label=benchboot
-	[ "$b" = "$bb" ] || label=benchboot-b
-	jq -r --arg r "$rate" --arg n $((s1 - s0 - 1)) --arg l $label '
+	# "rate:" as before; "benchboot-b rate:" for the second binary.
+	label=
+	[ "$b" = "$bb" ] || label="benchboot-b "
+	jq -r --arg r "$rate" --arg n $((s1 - s0 - 1)) --arg l "$label" '
 		(.counters.requests / .elapsed_s) as $got |
-		"\($l) rate: asked \($r)/s, done \($got | floor)/s " +
+		"\($l)rate: asked \($r)/s, done \($got | floor)/s " +
 		"(\((($got / ($r | tonumber) - 1) * 100) * 100 | round / 100) %), " +
 		"p50 \(.latency.p50 / 1000 | floor) us, p99 " +
 		"\(.latency.p99 / 1000 | floor) us, client \(.counters.requests) " +

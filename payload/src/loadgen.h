@@ -1,6 +1,9 @@
 /* loadgen.h: the base the load generators (http, smtp, smtp-sink, sql)
  * share: one table-driven option parser, thread spawn/join, open-loop
- * pacing, the workload record's common fields and the summary lines. */
+ * pacing, the workload record's common fields and the summary lines.
+ * Not an event loop: each workload's epoll loop waits its own way (timerfd,
+ * epoll_pwait2, ticks, a shared listener, the connector's states), and a
+ * wrapper would cost an indirect call per event (docs/http.md). */
 #ifndef BB_LOADGEN_H
 #define BB_LOADGEN_H
 
