@@ -79,3 +79,12 @@ $(PAYLOAD_BUILD)/fuzz/fuzz_%: payload/tests/fuzz/fuzz_%.c \
 payload: $(BENCHBOOT)
 unit-tests: $(UNIT_BINS)
 fuzzers: $(FUZZ_BINS)
+
+# make fuzz FUZZ_S=N: every fuzz target for N seconds (default 60) from
+# its seed corpus, one after another; what 900_fuzz.sh does in `make
+# test` with its short FUZZ_SECONDS.  Crashes land in $(O)/fuzz-artifacts/.
+FUZZ_S ?= 60
+.PHONY: fuzz
+fuzz: $(FUZZ_BINS)
+	$(Q)TOP=$(CURDIR) O=$(O) PAYLOAD_BUILD=$(PAYLOAD_BUILD) \
+		FUZZ_SECONDS=$(FUZZ_S) sh payload/tests/integration/900_fuzz.sh

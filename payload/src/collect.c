@@ -234,6 +234,93 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
 	return (int)hl;
 }
 
+/* Whether a and b are equal, in time that does not depend on where they
+ * differ (a token compared byte by byte leaks its prefix to a timer). */
+static int collect_secure_eq(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i;
+	unsigned char d = la != lb;
+
+	for (i = 0; i < lb; i++)
+		d |= (unsigned char)(a[i < la ? i : 0] ^ b[i]);
+	return d == 0;
+}
+
+/* The id in a PUT path ".../ID.json" into pid; 0 or -EINVAL. */
+static int collect_path_id(const char *path, char *pid, size_t pidlen)
+{
+	const char *base = strrchr(path, '/');
+	size_t l;
+
+	base = base ? base + 1 : path;
+	l = strlen(base);
+	if (l < 6 || strcmp(base + l - 5, ".json") != 0 || l - 5 >= pidlen)
+		return -EINVAL;
+	snprintf(pid, pidlen, "%.*s", (int)(l - 5), base);
+	return 0;
+}
+
+int collect_route(const struct collect_req *req, const char *token,
+		  long long max_size, char *pid, size_t pidlen, char *err,
+		  size_t errlen)
+{
+	char want[300];
+
+	pid[0] = 0;
+	snprintf(want, sizeof(want), "Bearer %s", token ? token : "");
+	if (token && !collect_secure_eq(req->auth, want))
+		return util_fail(err, errlen, 401, "a valid 'Authorization: Bearer TOKEN' is needed");
+	if (strcmp(req->method, "GET") == 0)
+		return strcmp(req->path, "/") == 0 ||
+			strcmp(req->path, "/results") == 0 ||
+			strcmp(req->path, "/results/") == 0 ?
+			COLLECT_LIST : COLLECT_GET;
+	if (strcmp(req->method, "PUT") != 0 &&
+	    strcmp(req->method, "POST") != 0)
+		return util_fail(err, errlen, 405, "%s: use GET, PUT or POST",
+				 req->method);
+	if (req->chunked || req->content_length < 0)
+		return util_fail(err, errlen, 411, "uploads need a Content-Length (no chunked encoding)");
+	if (req->content_length > max_size)
+		return util_fail(err, errlen, 413,
+				 "%lld bytes; the limit is %lld",
+				 req->content_length, max_size);
+	if (strcmp(req->method, "PUT") == 0 &&
+	    collect_path_id(req->path, pid, pidlen) != 0)
+		return util_fail(err, errlen, 400,
+				 "PUT path must end in /ID.json");
+	return COLLECT_UPLOAD;
+}
+
+int collect_check_doc(const char *body, size_t len,
+		      const struct collect_req *req, const char *pid,
+		      char *id, size_t idlen, char *err, size_t errlen)
+{
+	cJSON *doc = cJSON_ParseWithLength(body, len);
+	const cJSON *jid, *sch;
+	int rc = -EINVAL;
+
+	jid = cJSON_GetObjectItemCaseSensitive(doc, "id");
+	sch = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+	if (!cJSON_IsObject(doc) || !cJSON_IsString(sch) ||
+	    strncmp(sch->valuestring, "benchboot.result/", 17) != 0 ||
+	    !cJSON_IsString(jid) || !collect_id_ok(jid->valuestring))
+		util_fail(err, errlen, rc, "expected a JSON object with \"schema\": \"benchboot.result/1\" and an \"id\" of [A-Za-z0-9._-]");
+	else if ((pid[0] && strcmp(pid, jid->valuestring) != 0) ||
+		 (req->result_id[0] &&
+		  strcmp(req->result_id, jid->valuestring) != 0))
+		util_fail(err, errlen, rc, "the id in the path or X-Benchboot-Result-Id differs from the document's \"id\" (%s)",
+			  jid->valuestring);
+	else if (strlen(jid->valuestring) >= idlen)
+		util_fail(err, errlen, rc, "id too long");
+	else
+		rc = 0;
+	if (rc == 0)
+		snprintf(id, idlen, "%s", jid->valuestring);
+	cJSON_Delete(doc);
+	return rc;
+}
+
 /* --- server ---------------------------------------------------------- */
 
 /* One connection: its request head, then its body, then the answer. */
@@ -243,7 +330,7 @@ struct collect_conn {
 	int fd;				/* -1: free slot */
 	enum collect_state st;
 	char peer[80];
-	uint64_t deadline_ns;		/* the whole request, from accept */
+	uint64_t deadline_ns;		/* whole request, from accept */
 	size_t have;			/* head bytes read */
 	int hl;				/* head length once parsed */
 	struct collect_req req;
@@ -481,114 +568,6 @@ static void collect_get(struct collect_srv *s, struct collect_conn *c)
 	free(buf);
 }
 
-/* Whether a and b are equal, in time that does not depend on where they
- * differ (a token compared byte by byte leaks its prefix to a timer). */
-static int collect_secure_eq(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i;
-	unsigned char d = la != lb;
-
-	for (i = 0; i < lb; i++)
-		d |= (unsigned char)(a[i < la ? i : 0] ^ b[i]);
-	return d == 0;
-}
-
-/* Whether the request carries the token (when one is set); answers 401
- * when not. */
-static int collect_authorized(struct collect_srv *s, struct collect_conn *c)
-{
-	char want[300];
-
-	if (!s->token)
-		return 1;
-	snprintf(want, sizeof(want), "Bearer %s", s->token);
-	if (collect_secure_eq(c->req.auth, want))
-		return 1;
-	s->rejected++;
-	collect_log("%s: %s %s: missing or wrong token", c->peer,
-		    c->req.method, c->req.path);
-	collect_text(s, c, 401, "Unauthorized",
-		     "a valid 'Authorization: Bearer TOKEN' is needed");
-	return 0;
-}
-
-/* Whether an upload's method, length and (PUT) path are acceptable; the
- * PUT path's id goes to c->pid.  Answers the refusals. */
-static int collect_upload_ok(struct collect_srv *s, struct collect_conn *c)
-{
-	const struct collect_req *req = &c->req;
-	const char *base;
-	size_t l;
-
-	if (strcmp(req->method, "PUT") != 0 &&
-	    strcmp(req->method, "POST") != 0) {
-		s->rejected++;
-		collect_text(s, c, 405, "Method Not Allowed",
-			     "%s: use GET, PUT or POST", req->method);
-		return 0;
-	}
-	if (req->chunked || req->content_length < 0) {
-		s->rejected++;
-		collect_log("%s: upload without Content-Length", c->peer);
-		collect_text(s, c, 411, "Length Required",
-			     "uploads need a Content-Length (no chunked encoding)");
-		return 0;
-	}
-	if (req->content_length > s->max_size) {
-		s->rejected++;
-		collect_log("%s: upload of %lld bytes over --max-size %lld",
-			    c->peer, req->content_length, s->max_size);
-		collect_text(s, c, 413, "Payload Too Large",
-			     "%lld bytes; the limit is %lld",
-			     req->content_length, s->max_size);
-		return 0;
-	}
-	if (strcmp(req->method, "PUT") != 0)
-		return 1;
-	base = strrchr(req->path, '/') + 1;
-	l = strlen(base);
-	if (l < 6 || strcmp(base + l - 5, ".json") != 0 ||
-	    l - 5 >= sizeof(c->pid)) {
-		s->rejected++;
-		collect_text(s, c, 400, "Bad Request",
-			     "PUT path must end in /ID.json");
-		return 0;
-	}
-	snprintf(c->pid, sizeof(c->pid), "%.*s", (int)(l - 5), base);
-	return 1;
-}
-
-/* The id of an uploaded result document, or NULL (answered) when it is
- * not one or its id disagrees with the path's or the request's. */
-static const char *collect_doc_id(struct collect_srv *s,
-				  struct collect_conn *c, const cJSON *doc)
-{
-	const cJSON *id, *sch;
-
-	id = cJSON_GetObjectItemCaseSensitive(doc, "id");
-	sch = cJSON_GetObjectItemCaseSensitive(doc, "schema");
-	if (!cJSON_IsObject(doc) || !cJSON_IsString(sch) ||
-	    strncmp(sch->valuestring, "benchboot.result/", 17) != 0 ||
-	    !cJSON_IsString(id) || !collect_id_ok(id->valuestring)) {
-		s->rejected++;
-		collect_log("%s: upload is not a benchboot.result document with a valid id; nothing stored",
-			    c->peer);
-		collect_text(s, c, 400, "Bad Request",
-			     "expected a JSON object with \"schema\": \"benchboot.result/1\" and an \"id\" of [A-Za-z0-9._-]");
-		return NULL;
-	}
-	if ((c->pid[0] && strcmp(c->pid, id->valuestring) != 0) ||
-	    (c->req.result_id[0] &&
-	     strcmp(c->req.result_id, id->valuestring) != 0)) {
-		s->rejected++;
-		collect_text(s, c, 400, "Bad Request",
-			     "the id in the path or X-Benchboot-Result-Id differs from the document's \"id\" (%s)",
-			     id->valuestring);
-		return NULL;
-	}
-	return id->valuestring;
-}
-
 /* Stores the document id (c's body) and answers how that went.  The
  * loop is single-threaded, so two uploads of one id never race between
  * the check and the rename: exactly once, whatever the concurrency. */
@@ -623,36 +602,55 @@ static void collect_accept(struct collect_srv *s, struct collect_conn *c,
 /* The whole body is in: validate and store it. */
 static void collect_finish(struct collect_srv *s, struct collect_conn *c)
 {
-	cJSON *doc;
-	const char *id;
+	char id[130], err[300];
 
-	c->body[c->blen] = 0;
-	doc = cJSON_ParseWithLength(c->body, c->blen);
-	id = collect_doc_id(s, c, doc);
-	if (id)
-		collect_accept(s, c, id);
-	cJSON_Delete(doc);
+	if (collect_check_doc(c->body, c->blen, &c->req, c->pid, id,
+			      sizeof(id), err, sizeof(err)) != 0) {
+		s->rejected++;
+		collect_log("%s: upload refused, nothing stored: %s", c->peer,
+			    err);
+		collect_text(s, c, 400, "Bad Request", "%s", err);
+		return;
+	}
+	collect_accept(s, c, id);
+}
+
+/* HTTP reason phrases of the refusals collect_route gives. */
+static const char *collect_reason(int code)
+{
+	switch (code) {
+	case 401: return "Unauthorized";
+	case 405: return "Method Not Allowed";
+	case 411: return "Length Required";
+	case 413: return "Payload Too Large";
+	default: return "Bad Request";
+	}
 }
 
 /* The head is parsed: answer a GET or a refusal, or make room for the
  * body (the token is checked before a byte of memory is given to it). */
 static void collect_start_body(struct collect_srv *s, struct collect_conn *c)
 {
+	char err[300];
 	size_t extra;
+	int a;
 
-	if (!collect_authorized(s, c))
-		return;
-	if (strcmp(c->req.method, "GET") == 0) {
-		if (strcmp(c->req.path, "/") == 0 ||
-		    strcmp(c->req.path, "/results") == 0 ||
-		    strcmp(c->req.path, "/results/") == 0)
+	a = collect_route(&c->req, s->token, s->max_size, c->pid,
+			  sizeof(c->pid), err, sizeof(err));
+	if (a == COLLECT_LIST || a == COLLECT_GET) {
+		if (a == COLLECT_LIST)
 			collect_list(s, c);
 		else
 			collect_get(s, c);
 		return;
 	}
-	if (!collect_upload_ok(s, c))
+	if (a != COLLECT_UPLOAD) {
+		s->rejected++;
+		collect_log("%s: %s %s: %d: %s", c->peer, c->req.method,
+			    c->req.path, a, err);
+		collect_text(s, c, a, collect_reason(a), "%s", err);
 		return;
+	}
 	c->blen = (size_t)c->req.content_length;
 	if (s->inflight + c->blen > s->max_inflight) {
 		s->busy++;

@@ -33,9 +33,37 @@ int collect_parse_head(const char *buf, size_t len, struct collect_req *req,
  * with '.'. */
 int collect_id_ok(const char *s);
 
-/* `benchboot collect --dir DIR --listen ADDR:PORT [--token T]
- * [--max-size N]`.  Returns 0 on SIGTERM/SIGINT, 1 on failure, 2 on a
- * usage error. */
+/* What to do with a parsed request (collect_route). */
+enum collect_action {
+	COLLECT_LIST = 1,	/* GET / or /results: the listing */
+	COLLECT_GET,		/* GET .../ID.json: one stored result */
+	COLLECT_UPLOAD,		/* PUT or POST: read Content-Length bytes */
+};
+
+/* Decides a request from its head alone, before a byte of body is read:
+ * the token first (token NULL: none required; compared in constant
+ * time), then the method, the length against max_size and a PUT path's
+ * id (copied to pid, pidlen bytes; "" for POST).  Returns an enum
+ * collect_action, or the HTTP status to answer (401, 405, 411, 413,
+ * 400) with the reason in err. */
+int collect_route(const struct collect_req *req, const char *token,
+		  long long max_size, char *pid, size_t pidlen, char *err,
+		  size_t errlen);
+
+/* Checks an uploaded body (len bytes): a JSON object with "schema"
+ * "benchboot.result/..." and a valid "id" that agrees with the PUT
+ * path's pid and the request's X-Benchboot-Result-Id (either may be "").
+ * Copies the id to id (idlen bytes).  Returns 0, or -EINVAL with the
+ * reason in err. */
+int collect_check_doc(const char *body, size_t len,
+		      const struct collect_req *req, const char *pid,
+		      char *id, size_t idlen, char *err, size_t errlen);
+
+/* `benchboot collect --dir DIR --listen ADDR:PORT [--token T |
+ * --token-file F | --no-token] [--max-size N] [--max-conns N]
+ * [--timeout D]` (docs/agent.md).  Returns 0 on SIGTERM/SIGINT, 1 on
+ * failure, 2 on a usage error (also: no address in --listen, or beyond
+ * loopback without a token or --no-token). */
 int collect_main(int argc, char **argv);
 
 #endif

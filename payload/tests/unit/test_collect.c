@@ -1,6 +1,9 @@
 /* test_collect.c: the collector's request head parser, table-driven:
- * complete, incomplete, malformed and oversized heads. */
+ * complete, incomplete, malformed and oversized heads; what it does with
+ * a head (collect_route: the token before anything else) and with a body
+ * (collect_check_doc). */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "collect.h"
@@ -33,6 +36,102 @@ static const struct {
 	{ "PUT /a HTTP/1.1\rX: a\r\n\r\n", -EINVAL, NULL, NULL, 0 },
 	{ "PUTPUTPUT /a HTTP/1.1\r\n\r\n", -EINVAL, NULL, NULL, 0 },
 };
+
+/* collect_route: a head (token "tok", max-size 100) to its verdict. */
+static const struct {
+	const char *head;
+	int want;
+	const char *pid;
+} routes[] = {
+	{ "GET / HTTP/1.1\r\nAuthorization: Bearer tok\r\n\r\n",
+	  COLLECT_LIST, "" },
+	{ "GET /results/a.json HTTP/1.1\r\nAuthorization: Bearer tok\r\n"
+	  "\r\n", COLLECT_GET, "" },
+	{ "PUT /results/r-1.json HTTP/1.1\r\nAuthorization: Bearer tok\r\n"
+	  "Content-Length: 100\r\n\r\n", COLLECT_UPLOAD, "r-1" },
+	{ "POST /results HTTP/1.1\r\nAuthorization: Bearer tok\r\n"
+	  "Content-Length: 1\r\n\r\n", COLLECT_UPLOAD, "" },
+	{ "GET / HTTP/1.1\r\n\r\n", 401, "" },
+	{ "GET / HTTP/1.1\r\nAuthorization: Bearer to\r\n\r\n", 401, "" },
+	{ "GET / HTTP/1.1\r\nAuthorization: Bearer tok2\r\n\r\n", 401, "" },
+	{ "GET / HTTP/1.1\r\nAuthorization: bearer tok\r\n\r\n", 401, "" },
+	/* The token comes first: a 401 says nothing about the rest. */
+	{ "PUT /x HTTP/1.1\r\nContent-Length: 999\r\n\r\n", 401, "" },
+	{ "DELETE /a.json HTTP/1.1\r\nAuthorization: Bearer tok\r\n\r\n",
+	  405, "" },
+	{ "PUT /a.json HTTP/1.1\r\nAuthorization: Bearer tok\r\n\r\n",
+	  411, "" },
+	{ "PUT /a.json HTTP/1.1\r\nAuthorization: Bearer tok\r\n"
+	  "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n",
+	  411, "" },
+	{ "PUT /a.json HTTP/1.1\r\nAuthorization: Bearer tok\r\n"
+	  "Content-Length: 101\r\n\r\n", 413, "" },
+	{ "PUT /a HTTP/1.1\r\nAuthorization: Bearer tok\r\n"
+	  "Content-Length: 5\r\n\r\n", 400, "" },
+	{ "PUT /.json HTTP/1.1\r\nAuthorization: Bearer tok\r\n"
+	  "Content-Length: 5\r\n\r\n", 400, "" },
+};
+
+/* collect_check_doc: a body (PUT path id "r1") to 0 or -EINVAL. */
+static const struct {
+	const char *body, *hdr_id;
+	int rc;
+	const char *why;
+} docs[] = {
+	{ "{\"schema\":\"benchboot.result/1\",\"id\":\"r1\"}", "", 0, "" },
+	{ "{\"schema\":\"benchboot.result/1\",\"id\":\"r1\"}", "r1", 0,
+	  "" },
+	{ "{\"schema\":\"benchboot.result/1\",\"id\":\"r1\"}", "r2",
+	  -EINVAL, "differs" },
+	{ "{\"schema\":\"benchboot.result/1\",\"id\":\"r2\"}", "",
+	  -EINVAL, "differs" },
+	{ "{\"schema\":\"benchboot.result/1\",\"id\":\"../r1\"}", "",
+	  -EINVAL, "schema" },
+	{ "{\"schema\":\"x/1\",\"id\":\"r1\"}", "", -EINVAL, "schema" },
+	{ "{\"schema\":\"benchboot.result/1\",\"id\":1}", "", -EINVAL,
+	  "schema" },
+	{ "[1]", "", -EINVAL, "schema" },
+	{ "{nope", "", -EINVAL, "schema" },
+	{ "", "", -EINVAL, "schema" },
+};
+
+static void test_route(void)
+{
+	struct collect_req r;
+	char err[300], pid[200], id[130];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+		err[0] = 0;
+		rc = collect_parse_head(routes[i].head, strlen(routes[i].head),
+					&r, err, sizeof(err));
+		if (rc > 0)
+			rc = collect_route(&r, "tok", 100, pid, sizeof(pid),
+					   err, sizeof(err));
+		if (!tap_ok(rc == routes[i].want && (rc < 400 || err[0]) &&
+			    strcmp(pid, routes[i].pid) == 0,
+			    "route %zu: %d", i, routes[i].want))
+			printf("#   got %d, pid '%s', err '%s'\n", rc, pid, err);
+	}
+	collect_parse_head(routes[4].head, strlen(routes[4].head), &r, err,
+			   sizeof(err));
+	TAP_EQ_INT(collect_route(&r, NULL, 100, pid, sizeof(pid), err,
+				 sizeof(err)), COLLECT_LIST,
+		   "no token set: no Authorization needed");
+	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		memset(&r, 0, sizeof(r));
+		snprintf(r.result_id, sizeof(r.result_id), "%s",
+			 docs[i].hdr_id);
+		err[0] = 0;
+		rc = collect_check_doc(docs[i].body, strlen(docs[i].body), &r,
+				       "r1", id, sizeof(id), err, sizeof(err));
+		if (!tap_ok(rc == docs[i].rc && strstr(err, docs[i].why) &&
+			    (rc || strcmp(id, "r1") == 0), "doc %zu: %s", i,
+			    rc ? docs[i].why : "accepted"))
+			printf("#   got %d, err '%s'\n", rc, err);
+	}
+}
 
 int main(void)
 {
@@ -80,5 +179,6 @@ int main(void)
 	TAP_EQ_INT(collect_id_ok("../etc/passwd"), 0, "path in id refused");
 	TAP_EQ_INT(collect_id_ok(".hidden"), 0, "leading dot refused");
 	TAP_EQ_INT(collect_id_ok(""), 0, "empty refused");
+	test_route();
 	return tap_done();
 }
