@@ -891,7 +891,7 @@ static void collect_usage(FILE *out)
 /* What collect_main reads from the command line besides the server. */
 struct collect_opts {
 	const char *listen, *token_file;
-	int no_token;
+	int no_token, loopback;
 	char host[256];
 	int port;
 	char token[256];
@@ -1003,7 +1003,8 @@ static int collect_check(struct collect_srv *s, struct collect_opts *o)
 			return 1;
 		s->token = o->token;
 	}
-	if (!s->token && !o->no_token && !collect_loopback(o->host)) {
+	o->loopback = collect_loopback(o->host);
+	if (!s->token && !o->no_token && !o->loopback) {
 		util_err("collect", EACCES, "--listen %s reaches beyond this host: anyone who can connect could upload; give --token T or --token-file F (the agents' --token, benchboot.token=), or --no-token to accept uploads from anyone on purpose", o->listen);
 		return 2;
 	}
@@ -1073,6 +1074,7 @@ int collect_main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	collect_log("storing results in %s, listening on %s%s; at most %d connections, %.3g s per request",
 		    s.dir, o.listen, s.token ? " (token required)" :
+		    o.loopback ? " (no token: this host only)" :
 		    " (no token: anyone who reaches it may upload)",
 		    s.max_conns, (double)s.timeout_ns / 1e9);
 	collect_loop(&s, lfd);

@@ -396,6 +396,62 @@ static void test_env_more(const char *text, size_t len)
 	cJSON_Delete(d);
 }
 
+/* A hostile step name in every renderer: what the CSV, the page and the
+ * terminal show of it. */
+static const struct {
+	const char *name, *csv, *html;
+} hostile[] = {
+	{ "=SUM(A1)", "\"'=SUM(A1)\"", "=SUM(A1)" },
+	{ "+1", "\"'+1\"", "+1" },
+	{ "-1+2", "\"'-1+2\"", "-1+2" },
+	{ "@x", "\"'@x\"", "@x" },
+	{ "\tx", ",?x,", "?x" },
+	{ "a,b", "\"a,b\"", "a,b" },
+	{ "q\"x", "\"q\"\"x\"", "q&quot;x" },
+	{ "<b a='1'>&", "<b a='1'>&", "&lt;b a=&#39;1&#39;&gt;&amp;" },
+	{ "\x1b[2J\r", "?[2J?", "?[2J?" },
+};
+
+static void test_hostile(const char *text, size_t len)
+{
+	struct report_res r;
+	char err[512], *out, *csv, *page, *txt;
+	size_t i;
+
+	for (i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		cJSON *d = cJSON_ParseWithLength(text, len);
+
+		cJSON_ReplaceItemInObject(step0(d), "name",
+					  cJSON_CreateString(hostile[i].name));
+		out = cJSON_PrintUnformatted(d);
+		cJSON_Delete(d);
+		if (report_parse(out, strlen(out), "h.json", &r, err,
+				 sizeof(err)) != 0) {
+			tap_ok(0, "hostile name %zu accepted: %s", i, err);
+			free(out);
+			continue;
+		}
+		csv = render(report_csv, &r, 1);
+		page = render(report_html, &r, 1);
+		txt = render(report_text, &r, 1);
+		if (!tap_ok(csv && page && txt &&
+			    strstr(csv, hostile[i].csv) &&
+			    strstr(page, hostile[i].html) &&
+			    !strchr(txt, '\x1b') && !strchr(txt, '\r') &&
+			    !strchr(page, '\x1b'),
+			    "hostile step name %zu: csv %s, html %s", i,
+			    hostile[i].csv, hostile[i].html))
+			printf("#   csv has it: %d, html: %d\n",
+			       csv && strstr(csv, hostile[i].csv) != NULL,
+			       page && strstr(page, hostile[i].html) != NULL);
+		free(csv);
+		free(page);
+		free(txt);
+		report_free(&r);
+		free(out);
+	}
+}
+
 /* B swept a concurrency A did not, and skipped a step: both appear. */
 static void test_union(const char *text, size_t len, struct report_res *a)
 {
@@ -473,6 +529,7 @@ int main(void)
 		       "another suite refused");
 	}
 	test_env_more(text, len);
+	test_hostile(text, len);
 	if (rs[0].doc)
 		test_union(text, len, &rs[0]);
 	test_damages(text, len);
