@@ -329,7 +329,8 @@ enum collect_state { CC_HEAD, CC_BODY, CC_WRITE };
 struct collect_conn {
 	int fd;				/* -1: free slot */
 	enum collect_state st;
-	char peer[80];
+	char peer[80];			/* ADDR:PORT, for the log */
+	char ip[INET6_ADDRSTRLEN];	/* ADDR, for --max-conns-per-peer */
 	uint64_t deadline_ns;		/* whole request, from accept */
 	size_t have;			/* head bytes read */
 	int hl;				/* head length once parsed */
@@ -348,7 +349,7 @@ struct collect_srv {
 	const char *token;
 	long long max_size;
 	uint64_t timeout_ns;
-	int max_conns, nconns;
+	int max_conns, max_per_peer, nconns;
 	size_t inflight, max_inflight;	/* body bytes held, their cap */
 	struct collect_conn *conns;	/* max_conns slots */
 	uint64_t stored, duplicates, rejected, timeouts, busy;
@@ -762,59 +763,77 @@ static void collect_expire(struct collect_srv *s, struct collect_conn *c)
 	collect_close(s, c);
 }
 
-/* "ADDR:PORT" of a peer, for the log. */
-static void collect_peer_name(const struct sockaddr_storage *ss, char *b,
-			      size_t n)
+/* A peer's address into ip (iplen bytes) and "ADDR:PORT" into b. */
+static void collect_peer_name(const struct sockaddr_storage *ss, char *ip,
+			      size_t iplen, char *b, size_t n)
 {
-	char a[INET6_ADDRSTRLEN] = "?";
 	int port = 0;
 
+	snprintf(ip, iplen, "?");
 	if (ss->ss_family == AF_INET) {
 		const struct sockaddr_in *v4 = (const void *)ss;
 
-		inet_ntop(AF_INET, &v4->sin_addr, a, sizeof(a));
+		inet_ntop(AF_INET, &v4->sin_addr, ip, (socklen_t)iplen);
 		port = ntohs(v4->sin_port);
 	} else if (ss->ss_family == AF_INET6) {
 		const struct sockaddr_in6 *v6 = (const void *)ss;
 
-		inet_ntop(AF_INET6, &v6->sin6_addr, a, sizeof(a));
+		inet_ntop(AF_INET6, &v6->sin6_addr, ip, (socklen_t)iplen);
 		port = ntohs(v6->sin6_port);
 	}
-	snprintf(b, n, "%s:%d", a, port);
+	snprintf(b, n, "%s:%d", ip, port);
 }
 
-/* Takes the connections waiting on lfd.  Over --max-conns, a newcomer
- * gets 503 at once (the uploader retries with backoff) rather than a
- * silent wait in the backlog behind whoever holds the slots. */
+/* Answers a connection that gets no slot with 503 at once and closes it:
+ * the uploader retries with backoff, rather than waiting silently in the
+ * backlog behind whoever holds the slots. */
+static void collect_refuse(struct collect_srv *s, int fd, const char *peer,
+			   const char *why, int n)
+{
+	static const char busy[] =
+		"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 21\r\nRetry-After: 1\r\nConnection: close\r\n\r\ntoo many connections\n";
+
+	s->busy++;
+	collect_log("%s: %d connections open (%s); refused with 503", peer,
+		    n, why);
+	send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	close(fd);
+}
+
+/* Takes the connections waiting on lfd, each into a free slot unless
+ * --max-conns are open, or --max-conns-per-peer from its address (one
+ * host alone cannot take every slot). */
 static void collect_accept_all(struct collect_srv *s, int lfd)
 {
-	int i, k;
+	int i, k, same;
 
 	for (k = 0; k < 64; k++) {
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
 		struct collect_conn *c = NULL;
-		char peer[80];
+		char peer[80], ip[INET6_ADDRSTRLEN];
 		int fd;
 
 		fd = accept4(lfd, (struct sockaddr *)&ss, &sl,
 			     SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0)
 			return;
-		collect_peer_name(&ss, peer, sizeof(peer));
-		for (i = 0; i < s->max_conns && !c; i++)
-			if (s->conns[i].fd < 0)
+		collect_peer_name(&ss, ip, sizeof(ip), peer, sizeof(peer));
+		for (i = same = 0; i < s->max_conns; i++) {
+			if (s->conns[i].fd < 0 && !c)
 				c = &s->conns[i];
+			else if (s->conns[i].fd >= 0 &&
+				 strcmp(s->conns[i].ip, ip) == 0)
+				same++;
+		}
 		if (!c) {
-			static const char busy[] =
-				"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nContent-Length: 21\r\nRetry-After: 1\r\nConnection: close\r\n\r\ntoo many connections\n";
-
-			s->busy++;
-			collect_log("%s: %d connections open (--max-conns); refused with 503",
-				    peer, s->nconns);
-			send(fd, busy, sizeof(busy) - 1,
-			     MSG_NOSIGNAL | MSG_DONTWAIT);
-			close(fd);
+			collect_refuse(s, fd, peer, "--max-conns", s->nconns);
+			continue;
+		}
+		if (same >= s->max_per_peer) {
+			collect_refuse(s, fd, peer,
+				       "--max-conns-per-peer from its address",
+				       same);
 			continue;
 		}
 		memset(c, 0, offsetof(struct collect_conn, head));
@@ -822,6 +841,7 @@ static void collect_accept_all(struct collect_srv *s, int lfd)
 		c->st = CC_HEAD;
 		c->deadline_ns = util_mono_ns() + s->timeout_ns;
 		snprintf(c->peer, sizeof(c->peer), "%s", peer);
+		snprintf(c->ip, sizeof(c->ip), "%s", ip);
 		s->nconns++;
 	}
 }
@@ -884,7 +904,7 @@ static void collect_usage(FILE *out)
 	fprintf(out,
 		"usage: benchboot collect --dir DIR --listen ADDR:PORT\n"
 		"         [--token T | --token-file F | --no-token] [--max-size N]\n"
-		"         [--max-conns N] [--timeout D]\n"
+		"         [--max-conns N] [--max-conns-per-peer N] [--timeout D]\n"
 		"ADDR is required: 127.0.0.1 (this host only), an interface's address, or 0.0.0.0 / [::] (every address); beyond loopback --token (or --token-file) is required unless --no-token is given.\n");
 }
 
@@ -941,6 +961,13 @@ static int collect_opt(int c, const char *arg, struct collect_srv *s,
 			return 0;
 		}
 		util_err("collect", EINVAL, "--max-conns '%s': expected 1..4096", arg);
+		return 2;
+	case 'p':
+		if (util_parse_u64(arg, 1, 4096, &v) == 0) {
+			s->max_per_peer = (int)v;
+			return 0;
+		}
+		util_err("collect", EINVAL, "--max-conns-per-peer '%s': expected 1..4096", arg);
 		return 2;
 	case 'o':
 		if (util_parse_duration(arg, &s->timeout_ns) == 0 &&
@@ -1021,6 +1048,7 @@ int collect_main(int argc, char **argv)
 		{ "no-token", no_argument, NULL, 'N' },
 		{ "max-size", required_argument, NULL, 'm' },
 		{ "max-conns", required_argument, NULL, 'c' },
+		{ "max-conns-per-peer", required_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1053,6 +1081,10 @@ int collect_main(int argc, char **argv)
 			 s.dir);
 		return 1;
 	}
+	/* One address may hold a quarter of the slots by default: a lab's
+	 * controllers each send one upload at a time. */
+	if (!s.max_per_peer)
+		s.max_per_peer = s.max_conns / 4 ? s.max_conns / 4 : 1;
 	/* Bodies held at once: a few uploads of the largest size. */
 	s.max_inflight = 4 * (size_t)s.max_size;
 	s.conns = calloc((size_t)s.max_conns, sizeof(*s.conns));
@@ -1072,11 +1104,11 @@ int collect_main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	collect_log("storing results in %s, listening on %s%s; at most %d connections, %.3g s per request",
+	collect_log("storing results in %s, listening on %s%s; at most %d connections, %d per address, %.3g s per request",
 		    s.dir, o.listen, s.token ? " (token required)" :
 		    o.loopback ? " (no token: this host only)" :
 		    " (no token: anyone who reaches it may upload)",
-		    s.max_conns, (double)s.timeout_ns / 1e9);
+		    s.max_conns, s.max_per_peer, (double)s.timeout_ns / 1e9);
 	collect_loop(&s, lfd);
 	collect_log("stopping: %llu stored, %llu duplicates, %llu rejected, %llu timed out, %llu refused busy",
 		    (unsigned long long)s.stored,

@@ -61,7 +61,7 @@ int collect_check_doc(const char *body, size_t len,
 
 /* `benchboot collect --dir DIR --listen ADDR:PORT [--token T |
  * --token-file F | --no-token] [--max-size N] [--max-conns N]
- * [--timeout D]` (docs/agent.md).  Returns 0 on SIGTERM/SIGINT, 1 on
+ * [--max-conns-per-peer N] [--timeout D]` (docs/agent.md).  Returns 0 on SIGTERM/SIGINT, 1 on
  * failure, 2 on a usage error (also: no address in --listen, or beyond
  * loopback without a token or --no-token). */
 int collect_main(int argc, char **argv);
