@@ -174,7 +174,9 @@ $(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk $(GRUB_TARGET) \
 # BBRESULTS appended, which the booted system mounts on /results.
 USB_IMG := $(IMAGES)/benchboot-$(ARCH).img
 USB_RESULTS_MB := 64
-# The FAT volume id is the creation time by default: the commit's instead.
+# The FAT volume id is the creation time by default: the commit's instead;
+# --invariant keeps the clock out of the label's directory entry, and
+# README.TXT takes the commit's time (mcopy -m: the source's mtime).
 FAT_VOLUME_ID := $(shell printf %08X $$(($(SOURCE_DATE_EPOCH) & 0xFFFFFFFF)))
 $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 		image/README-results.txt $(GRUB_TARGET) $(SERVER_OVERLAY)
@@ -182,9 +184,11 @@ $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/usb.XXXXXX) && \
 	trap 'rm -rf $$d' EXIT && \
 	$(call iso_tree,$$d/tree) && \
-	mkfs.vfat -F 32 -n BBRESULTS -i $(FAT_VOLUME_ID) \
+	mkfs.vfat --invariant -F 32 -n BBRESULTS -i $(FAT_VOLUME_ID) \
 		-C $$d/bbresults.fat $$(($(USB_RESULTS_MB) * 1024)) >/dev/null && \
-	mcopy -i $$d/bbresults.fat image/README-results.txt ::README.TXT && \
+	cp image/README-results.txt $$d/README.TXT && \
+	touch -d @$(SOURCE_DATE_EPOCH) $$d/README.TXT && \
+	mcopy -m -i $$d/bbresults.fat $$d/README.TXT ::README.TXT && \
 	{ $(GRUB_MKRESCUE) -o $$d/out.img $$d/tree -- -volid BENCHBOOT \
 		-append_partition 3 0x0c $$d/bbresults.fat \
 		>$(BUILD)/usb.log 2>&1 || \
