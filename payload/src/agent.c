@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "auth.h"
 #include "cmd.h"
 #include "ctl.h"
 #include "node.h"
@@ -25,6 +26,8 @@ struct agent_opts {
 	char id[64];
 	const char *controller;		/* HOST[:PORT]; NULL: discover */
 	int once;
+	struct auth_key key;		/* --key-file; len 0: open lab */
+	char lab[64];			/* --lab; "" the default lab */
 	struct runner_opts r;		/* the controller's (and shared) */
 };
 
@@ -82,17 +85,42 @@ static int ao_role(struct agent_opts *o, const struct agent_optdef *d,
 	return o->role == ROLE_NONE ? -EINVAL : 0;
 }
 
+static int ao_ident(char *dst, const char *arg);
+
 static int ao_id(struct agent_opts *o, const struct agent_optdef *d,
 		 const char *arg)
+{
+	return ao_ident(o->id, arg);
+}
+
+/* An identifier: 1..63 of [A-Za-z0-9._-] into dst (64 bytes). */
+static int ao_ident(char *dst, const char *arg)
 {
 	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
 				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
 	size_t n = strlen(arg);
 
-	if (n == 0 || n >= sizeof(o->id) || strspn(arg, ok) != n)
+	if (n == 0 || n >= 64 || strspn(arg, ok) != n)
 		return -EINVAL;
-	memcpy(o->id, arg, n + 1);
+	memcpy(dst, arg, n + 1);
 	return 0;
+}
+
+static int ao_lab(struct agent_opts *o, const struct agent_optdef *d,
+		  const char *arg)
+{
+	return ao_ident(o->lab, arg);
+}
+
+static int ao_key_file(struct agent_opts *o, const struct agent_optdef *d,
+		       const char *arg)
+{
+	char err[256];
+	int rc = auth_key_load(&o->key, arg, err, sizeof(err));
+
+	if (rc != 0)
+		util_err("agent", -rc, "--key-file: %s", err);
+	return rc;
 }
 
 static int ao_set(struct agent_opts *o, const struct agent_optdef *d,
@@ -147,6 +175,8 @@ static const struct agent_optdef agent_optdefs[] = {
 	{ "once", 0, ao_flag, offsetof(struct agent_opts, once), NULL },
 	{ "no-series", 0, ao_flag, R(no_series), NULL },
 	{ "procs", 1, ao_str, R(procs), NULL },
+	{ "key-file", 1, ao_key_file, 0, NULL },
+	{ "lab", 1, ao_lab, 0, "1..63 of [A-Za-z0-9._-]" },
 };
 #undef R
 #define AGENT_NOPTS (sizeof(agent_optdefs) / sizeof(agent_optdefs[0]))
@@ -160,6 +190,7 @@ static void agent_usage(FILE *out)
 "         [--upload URL] [--token T] [--spool DIR] [--upload-deadline S]\n"
 "         [--upload-timeout S]\n"
 "         [--peers N] [--wait S] [--once] [--no-series] [--procs LIST]\n"
+"         [--key-file FILE] [--lab NAME]\n"
 "See docs/agent.md.\n");
 }
 
@@ -190,7 +221,9 @@ static int agent_parse(struct agent_opts *o, int argc, char **argv)
 		}
 		d = &agent_optdefs[c - 256];
 		if (d->set(o, d, optarg) != 0) {
-			util_err("agent", EINVAL, "--%s '%s': expected %s", d->name, optarg, d->want);
+			/* A setter without a want said why itself. */
+			if (d->want)
+				util_err("agent", EINVAL, "--%s '%s': expected %s", d->name, optarg, d->want);
 			return 2;
 		}
 	}
@@ -207,6 +240,8 @@ static int agent_parse(struct agent_opts *o, int argc, char **argv)
 static int agent_controller(struct agent_opts *o)
 {
 	o->r.id = o->id;
+	o->r.key = &o->key;
+	o->r.lab = o->lab;
 	return runner_main(&o->r, &agent_stop);
 }
 
@@ -215,7 +250,7 @@ static int agent_session(struct agent_opts *o)
 	struct session_opts so = {
 		.id = o->id, .role = o->role, .controller = o->controller,
 		.once = o->once, .no_series = o->r.no_series,
-		.procs = o->r.procs,
+		.procs = o->r.procs, .key = &o->key, .lab = o->lab,
 	};
 	int rc;
 
@@ -240,7 +275,7 @@ static int agent_server_or_controller(struct agent_opts *o)
 
 	node_log("looking for a controller over mDNS for %.0f s",
 		 (double)w / 1e9);
-	if (peer_discover(w, &agent_stop, found, sizeof(found)) == 0) {
+	if (peer_discover(w, &agent_stop, o->lab, found, sizeof(found)) == 0) {
 		o->controller = found;
 		return -ENOENT;
 	}
@@ -280,7 +315,7 @@ int agent_main(int argc, char **argv)
 		rc = agent_controller(&o);
 		goto out;
 	}
-	peer_announce(o.id, role_name(o.role), o.r.suite, CTL_PORT);
+	peer_announce(o.id, role_name(o.role), o.r.suite, o.lab, CTL_PORT);
 	if (!o.controller && o.role == ROLE_SERVER) {
 		rc = agent_server_or_controller(&o);
 		if (rc != -ENOENT)

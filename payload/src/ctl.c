@@ -22,7 +22,8 @@ static const char *const ctl_names[] = {
 	[CTL_HELLO] = "hello", [CTL_WELCOME] = "welcome",
 	[CTL_TIME_REQ] = "time_req", [CTL_TIME_RESP] = "time_resp",
 	[CTL_RUN] = "run", [CTL_RESULT] = "result", [CTL_SERIES] = "series",
-	[CTL_ABORT] = "abort", [CTL_DONE] = "done",
+	[CTL_ABORT] = "abort", [CTL_DONE] = "done", [CTL_AUTH] = "auth",
+	[CTL_CHALLENGE] = "challenge", [CTL_PROOF] = "proof",
 };
 #define CTL_NTYPES (sizeof(ctl_names) / sizeof(ctl_names[0]))
 
@@ -124,6 +125,16 @@ static int ctl_check_procs(const cJSON *procs, char *err, size_t errlen)
 	return 0;
 }
 
+/* An optional "lab": absent is the default lab "". */
+static int ctl_get_lab(struct ctl_msg *m, char *err, size_t errlen)
+{
+	if (!cJSON_GetObjectItemCaseSensitive(m->json, "lab")) {
+		m->lab = "";
+		return 0;
+	}
+	return ctl_get_str(m->json, "lab", &m->lab, 64, err, errlen);
+}
+
 /* The roles a hello may announce. */
 static const char *const ctl_roles[] = { "client", "server", "controller" };
 
@@ -156,7 +167,7 @@ static int ctl_check_hello(struct ctl_msg *m, char *err, size_t errlen)
 	if (f && !cJSON_IsObject(f))
 		return util_fail(err, errlen, -EINVAL,
 				 "field \"host\": not an object");
-	return 0;
+	return ctl_get_lab(m, err, errlen);
 }
 
 /* time_req carries seq and t1; time_resp t2 and t3 as well. */
@@ -226,6 +237,35 @@ static int ctl_check_series(struct ctl_msg *m, char *err, size_t errlen)
 	return 0;
 }
 
+/* A field of exactly n lower-case hex digits. */
+static int ctl_get_hex(const cJSON *o, const char *name, const char **out,
+		       size_t n, char *err, size_t errlen)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsString(f) || strlen(f->valuestring) != n ||
+	    strspn(f->valuestring, "0123456789abcdef") != n)
+		return util_fail(err, errlen, -EINVAL, "field \"%s\": want %zu hex digits", name, n);
+	*out = f->valuestring;
+	return 0;
+}
+
+/* auth: nonce and lab; challenge: nonce, lab and, from a keyed
+ * controller, proof; proof: proof. */
+static int ctl_check_auth(struct ctl_msg *m, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (m->type != CTL_PROOF)
+		rc = ctl_get_hex(m->json, "nonce", &m->nonce, 32, err, errlen);
+	if (rc == 0 && m->type != CTL_PROOF)
+		rc = ctl_get_lab(m, err, errlen);
+	if (rc == 0 && (m->type == CTL_PROOF ||
+			cJSON_GetObjectItemCaseSensitive(m->json, "proof")))
+		rc = ctl_get_hex(m->json, "proof", &m->proof, 64, err, errlen);
+	return rc;
+}
+
 static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 {
 	switch (m->type) {
@@ -247,6 +287,10 @@ static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 		return ctl_get_str(m->json, "step", &m->step, 200, err, errlen);
 	case CTL_DONE:
 		return 0;
+	case CTL_AUTH:
+	case CTL_CHALLENGE:
+	case CTL_PROOF:
+		return ctl_check_auth(m, err, errlen);
 	}
 	return util_fail(err, errlen, -EINVAL, "unknown type");
 }
@@ -408,6 +452,7 @@ int ctl_conn_read(struct ctl_conn *c)
 		n = read(c->fd, c->rbuf + c->rlen, 65536);
 		if (n > 0) {
 			c->rlen += (size_t)n;
+			c->rx_bytes += (uint64_t)n;
 			/* Let the caller take lines before buffering more. */
 			if (c->rlen - c->rpos > CTL_MAX_MSG)
 				return 0;
@@ -443,6 +488,12 @@ int ctl_conn_line(struct ctl_conn *c, const char **line, size_t *len)
 		(*len)--;
 	c->rpos += (size_t)(nl - start) + 1;
 	c->rx_msgs++;
+	if (c->auth) {
+		if (c->auth->open(c->auth_ctx, *line, *len) != 0)
+			return -EBADMSG;
+		*line += c->auth->tag_len;
+		*len -= c->auth->tag_len;
+	}
 	return 1;
 }
 
@@ -473,8 +524,8 @@ int ctl_conn_flush(struct ctl_conn *c)
 
 int ctl_conn_send(struct ctl_conn *c, const cJSON *msg)
 {
+	size_t n, tag = c->auth ? c->auth->tag_len : 0;
 	char *s;
-	size_t n;
 
 	if (c->fd < 0)
 		return -EPIPE;
@@ -488,11 +539,11 @@ int ctl_conn_send(struct ctl_conn *c, const cJSON *msg)
 	}
 	if (c->wpos > 0 && c->wpos == c->wlen)
 		c->wpos = c->wlen = 0;
-	if (c->wcap - c->wlen < n + 1) {
+	if (c->wcap - c->wlen < tag + n + 1) {
 		size_t ncap = c->wcap ? c->wcap : 16384;
 		char *nb;
 
-		while (ncap - c->wlen < n + 1)
+		while (ncap - c->wlen < tag + n + 1)
 			ncap *= 2;
 		nb = realloc(c->wbuf, ncap);
 		if (!nb) {
@@ -502,9 +553,11 @@ int ctl_conn_send(struct ctl_conn *c, const cJSON *msg)
 		c->wbuf = nb;
 		c->wcap = ncap;
 	}
-	memcpy(c->wbuf + c->wlen, s, n);
-	c->wbuf[c->wlen + n] = '\n';
-	c->wlen += n + 1;
+	if (tag)
+		c->auth->seal(c->auth_ctx, s, n, c->wbuf + c->wlen);
+	memcpy(c->wbuf + c->wlen + tag, s, n);
+	c->wbuf[c->wlen + tag + n] = '\n';
+	c->wlen += tag + n + 1;
 	free(s);
 	c->tx_msgs++;
 	return ctl_conn_flush(c);

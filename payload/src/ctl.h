@@ -26,6 +26,9 @@ enum ctl_type {
 	CTL_SERIES,	/* agent -> controller: one sampler/probe record */
 	CTL_ABORT,	/* controller -> agent: kill a run */
 	CTL_DONE,	/* controller -> agent: the suite is over */
+	CTL_AUTH,	/* agent -> controller: keyed lab, my nonce */
+	CTL_CHALLENGE,	/* controller -> agent: my nonce, my proof */
+	CTL_PROOF,	/* agent -> controller: my proof */
 };
 
 /* A parsed, validated message.  json is the whole object (owned: free it
@@ -43,6 +46,9 @@ struct ctl_msg {
 	const cJSON *records;	/* result: array of objects */
 	const cJSON *rec;	/* series: the record */
 	const char *source;	/* series: "sample" or "probe" */
+	const char *lab;	/* hello, auth, challenge: lab name or "" */
+	const char *nonce;	/* auth, challenge: 32 hex digits */
+	const char *proof;	/* challenge (may be NULL), proof: 64 hex */
 };
 
 /* Name of a message type as it appears in "type"; "?" if unknown. */
@@ -64,6 +70,16 @@ void ctl_msg_free(struct ctl_msg *m);
  * owns it.  NULL when out of memory. */
 cJSON *ctl_msg_new(enum ctl_type t);
 
+/* Message authentication a connection applies once its handshake is
+ * done (auth.h provides one): seal writes tag_len bytes put before an
+ * outgoing message; open checks an incoming line's, returning 0 or
+ * -EBADMSG.  Kept as hooks so framing needs no cryptography. */
+struct ctl_auth {
+	size_t tag_len;
+	int (*seal)(void *ctx, const char *msg, size_t len, char *tag);
+	int (*open)(void *ctx, const char *line, size_t len);
+};
+
 /* One end of a control connection: a non-blocking socket with a line
  * reassembly buffer and an output queue. */
 struct ctl_conn {
@@ -73,6 +89,9 @@ struct ctl_conn {
 	char *wbuf;
 	size_t wlen, wcap, wpos;
 	uint64_t rx_msgs, tx_msgs;
+	uint64_t rx_bytes;	/* read from the socket, for byte budgets */
+	const struct ctl_auth *auth;	/* NULL: lines go as they are */
+	void *auth_ctx;
 };
 
 /* Initialises c around fd (made non-blocking, TCP_NODELAY); c owns fd. */
@@ -90,7 +109,9 @@ int ctl_conn_feed(struct ctl_conn *c, const void *data, size_t len);
 
 /* Takes the next complete line out of the buffer: returns 1 with *line
  * (valid until the next call on c) and *len, 0 when no whole line is
- * buffered, -EMSGSIZE when a line exceeds CTL_MAX_MSG. */
+ * buffered, -EMSGSIZE when a line exceeds CTL_MAX_MSG, -EBADMSG when c
+ * authenticates lines and this one's tag is wrong (forged, altered,
+ * replayed or out of order). */
 int ctl_conn_line(struct ctl_conn *c, const char **line, size_t *len);
 
 /* Serialises msg (not consumed) plus a newline into the output queue and

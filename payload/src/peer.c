@@ -14,7 +14,7 @@
 #include "util.h"
 #include "version.h"
 
-#define PEER_TXT_N 7
+#define PEER_TXT_N 8
 #define PEER_TXT_LEN 96
 
 static struct mdns_responder *peer_mdns;
@@ -28,10 +28,10 @@ static void peer_mdns_log(void *arg, const char *msg)
 }
 
 static void peer_fill_txt(const char *id, const char *role,
-			  const char *suite)
+			  const char *suite, const char *lab)
 {
 	struct utsname u;
-	int i;
+	int i, n = PEER_TXT_N;
 
 	uname(&u);
 	snprintf(peer_txt_buf[0], PEER_TXT_LEN, "role=%s", role);
@@ -43,18 +43,21 @@ static void peer_fill_txt(const char *id, const char *role,
 		 sysconf(_SC_NPROCESSORS_ONLN));
 	snprintf(peer_txt_buf[6], PEER_TXT_LEN, "mem=%ld",
 		 node_mem_kb() / 1024);
-	for (i = 0; i < PEER_TXT_N; i++)
+	snprintf(peer_txt_buf[7], PEER_TXT_LEN, "lab=%s", lab ? lab : "");
+	if (!lab || !lab[0])
+		n--;
+	for (i = 0; i < n; i++)
 		peer_txt[i] = peer_txt_buf[i];
-	peer_txt[PEER_TXT_N] = NULL;
+	peer_txt[n] = NULL;
 }
 
 int peer_announce(const char *id, const char *role, const char *suite,
-		  int port)
+		  const char *lab, int port)
 {
 	struct mdns_service svc = { 0 };
 	char err[256];
 
-	peer_fill_txt(id, role, suite);
+	peer_fill_txt(id, role, suite, lab);
 	svc.instance = id;
 	svc.host = id;
 	svc.port = (uint16_t)port;
@@ -102,18 +105,28 @@ void peer_withdraw(void)
 	peer_mdns = NULL;
 }
 
-/* The first instance in in[0..n) whose TXT says role=controller, as
- * "ADDR:PORT" in out.  Returns 0 or -ENOENT. */
+/* Whether instance in's TXT key equals want ("" for an absent key). */
+static int peer_txt_is(const struct mdns_instance *in, const char *key,
+		       const char *want)
+{
+	const char *v;
+	int vl = mdns_txt_get(in->txt, in->txt_len, key, &v);
+
+	if (vl < 0)
+		return want[0] == 0;
+	return (size_t)vl == strlen(want) && memcmp(v, want, (size_t)vl) == 0;
+}
+
+/* The first instance in in[0..n) whose TXT says role=controller and lab,
+ * as "ADDR:PORT" in out.  Returns 0 or -ENOENT. */
 static int peer_pick_controller(const struct mdns_instance *in, size_t n,
-				char *out, size_t outlen)
+				const char *lab, char *out, size_t outlen)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		const char *v;
-		int vl = mdns_txt_get(in[i].txt, in[i].txt_len, "role", &v);
-
-		if (vl == 10 && memcmp(v, "controller", 10) == 0) {
+		if (peer_txt_is(&in[i], "role", "controller") &&
+		    peer_txt_is(&in[i], "lab", lab ? lab : "")) {
 			snprintf(out, outlen, "%s:%u", in[i].addr, in[i].port);
 			node_log("discovered controller %s at %s", in[i].name,
 				 out);
@@ -124,7 +137,7 @@ static int peer_pick_controller(const struct mdns_instance *in, size_t n,
 }
 
 int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
-		  char *out, size_t outlen)
+		  const char *lab, char *out, size_t outlen)
 {
 	uint64_t end = util_mono_ns() + timeout_ns;
 	struct mdns_instance *in;
@@ -149,7 +162,7 @@ int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 			rc = e;
 			break;
 		}
-		rc = peer_pick_controller(in, n, out, outlen);
+		rc = peer_pick_controller(in, n, lab, out, outlen);
 	}
 	free(in);
 	return rc;

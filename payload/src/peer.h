@@ -9,11 +9,12 @@
 #include <stdint.h>
 
 /* Publishes this agent (instance and host label = id; TXT role, id, arch,
- * ver, suite, cpus, mem; port = the controller's control port).  Failure
+ * ver, suite, cpus, mem, and lab when lab is not ""; port = the
+ * controller's control port).  Failure
  * is logged, not fatal: an agent given --controller works without
  * multicast.  Returns 0 or -EIO. */
 int peer_announce(const char *id, const char *role, const char *suite,
-		  int port);
+		  const char *lab, int port);
 
 /* Changes the announced role (a server that became the controller).
  * Returns 0, -ENOENT when nothing is announced, or -EINVAL. */
@@ -29,9 +30,10 @@ void peer_withdraw(void);
 
 /* Browses for a controller for up to timeout_ns, or until *stop becomes
  * non-zero (stop may be NULL): writes "ADDR:PORT" of the first instance
- * with TXT role=controller into out.  Returns 0, -ENOENT when none
+ * with TXT role=controller and the same lab (no lab TXT: lab "") into
+ * out; a controller of another lab is never taken.  Returns 0, -ENOENT when none
  * answered in time, or another negative errno. */
 int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
-		  char *out, size_t outlen);
+		  const char *lab, char *out, size_t outlen);
 
 #endif

@@ -29,6 +29,13 @@
 #include "version.h"
 
 #define RUNNER_MAX_PEERS 4096
+/* A connection must say hello within this, in at most this many bytes;
+ * and only so many may be waiting to: a slow or silent peer holds one
+ * slot for a few seconds, never the controller. */
+#define RUNNER_HELLO_S 5
+#define RUNNER_PREHELLO_BYTES (64u << 10)
+#define RUNNER_MAX_NEW 64
+#define RUNNER_MAX_EVENTS 1000
 
 enum { RP_FREE, RP_NEW, RP_READY, RP_LOST };
 
@@ -47,6 +54,11 @@ struct rpeer {
 	cJSON *result;		/* its result for the current step */
 	int lost_in_step;
 	unsigned idx;		/* client index in the current step */
+	uint64_t since_mono;	/* connected at (for the hello deadline) */
+	char nonce_a[AUTH_HEX_NONCE + 1];	/* keyed lab: the agent's */
+	char nonce_c[AUTH_HEX_NONCE + 1];	/* and ours */
+	int authed;		/* keyed lab: the agent proved the key */
+	struct auth_session as;
 };
 
 struct series_rec {
@@ -70,6 +82,7 @@ struct runner {
 	int64_t step_start;	/* controller clock of the current step */
 	char cur_step[201];
 	uint64_t malformed;
+	unsigned nevents;	/* including those past RUNNER_MAX_EVENTS */
 	/* For the status line: repeats done and planned, and the planned
 	 * (warm-up + measured + cool-down) time of those not run yet. */
 	unsigned rep_done, rep_total;
@@ -90,8 +103,13 @@ static int64_t runner_now(void)
 static void runner_event(struct runner *r, const char *type, const char *id,
 			 const char *detail)
 {
-	cJSON *e = cJSON_CreateObject();
+	cJSON *e;
 
+	/* A peer refused again and again must not grow the result without
+	 * bound: past the cap events are only counted. */
+	if (++r->nevents > RUNNER_MAX_EVENTS)
+		return;
+	e = cJSON_CreateObject();
 	if (!e)
 		return;
 	cJSON_AddNumberToObject(e, "t_ns", (double)runner_now());
@@ -120,6 +138,15 @@ static void runner_peer_drop(struct runner *r, struct rpeer *p,
 	}
 	ctl_conn_close(&p->c);
 	p->tq_out = 0;
+}
+
+/* Refuses p's connection for why: logged with its address, recorded as a
+ * "refused" event, dropped. */
+static void runner_refuse(struct runner *r, struct rpeer *p, const char *why)
+{
+	node_log("refused %s%s%s: %s", p->addr, p->id[0] ? " " : "", p->id, why);
+	runner_event(r, "refused", p->addr, why);
+	runner_peer_drop(r, p, why);
 }
 
 static void runner_series_add(struct runner *r, const char *source,
@@ -199,11 +226,27 @@ static struct rpeer *runner_hello(struct runner *r, struct rpeer *p,
 		runner_peer_drop(r, p, "second hello on one connection");
 		return p;
 	}
+	snprintf(p->id, sizeof(p->id), "%s", m->id);
+	if (r->o->key && r->o->key->len && !p->authed) {
+		runner_refuse(r, p, "hello without the lab key handshake");
+		return p;
+	}
+	if (strcmp(m->lab, r->o->lab) != 0) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "agent of lab '%s', not '%s'", m->lab, r->o->lab);
+		runner_refuse(r, p, why);
+		return p;
+	}
+	if (old && old != p && old->state == RP_READY) {
+		/* A live agent keeps its id: a newcomer cannot take it over
+		 * (a restarted agent gets it once the old connection is
+		 * seen to be gone). */
+		runner_refuse(r, p, "hello with the id of a connected agent");
+		return p;
+	}
 	if (old && old != p) {
 		/* Keep the older slot (clock samples, step bookkeeping). */
-		if (old->state == RP_READY)
-			runner_peer_drop(r, old, "replaced by a new connection"
-					 " with the same id");
 		runner_event(r, "agent_rejoined", m->id, NULL);
 		/* Whatever it ran before is gone with the old connection:
 		 * that step is not waited for (lost_in_step stays set). */
@@ -212,6 +255,10 @@ static struct rpeer *runner_hello(struct runner *r, struct rpeer *p,
 		old->in_step = 0;
 		ctl_conn_close(&old->c);
 		old->c = p->c;
+		old->authed = p->authed;
+		old->as = p->as;
+		if (old->authed)
+			auth_attach(&old->c, &old->as);
 		memcpy(old->addr, p->addr, sizeof(old->addr));
 		memcpy(old->local, p->local, sizeof(old->local));
 		memset(&p->c, 0, sizeof(p->c));
@@ -242,6 +289,80 @@ static struct rpeer *runner_hello(struct runner *r, struct rpeer *p,
 	return p;
 }
 
+/* AUTH: our nonce and proof back; an open controller answers without a
+ * proof (the keyed agent then refuses it) and closes. */
+static void runner_on_auth(struct runner *r, struct rpeer *p,
+			   const struct ctl_msg *m)
+{
+	const struct auth_key *key = r->o->key;
+	char proof[AUTH_HEX_MAC + 1];
+	cJSON *c;
+
+	if (p->nonce_c[0] || auth_nonce(p->nonce_c) != 0) {
+		runner_refuse(r, p, p->nonce_c[0] ? "a second auth" : "no randomness for a nonce");
+		return;
+	}
+	snprintf(p->nonce_a, sizeof(p->nonce_a), "%s", m->nonce);
+	c = ctl_msg_new(CTL_CHALLENGE);
+	if (!c)
+		return;
+	cJSON_AddStringToObject(c, "nonce", p->nonce_c);
+	if (r->o->lab[0])
+		cJSON_AddStringToObject(c, "lab", r->o->lab);
+	if (key && key->len) {
+		auth_proof(key, AUTH_LABEL_CONTROLLER, p->nonce_a, p->nonce_c,
+			   proof);
+		cJSON_AddStringToObject(c, "proof", proof);
+	}
+	ctl_conn_send(&p->c, c);
+	cJSON_Delete(c);
+	if (!key || !key->len) {
+		ctl_conn_drain(&p->c, 200);
+		runner_refuse(r, p, "a keyed agent, and this lab is open");
+	}
+}
+
+/* PROOF: the agent knows the key, or is refused; from here on every line
+ * of the connection is authenticated. */
+static void runner_on_proof(struct runner *r, struct rpeer *p,
+			    const struct ctl_msg *m)
+{
+	if (!p->nonce_c[0] || p->authed) {
+		runner_refuse(r, p, "proof out of turn");
+		return;
+	}
+	if (!auth_proof_ok(r->o->key, AUTH_LABEL_AGENT, p->nonce_a, p->nonce_c,
+			   m->proof)) {
+		runner_refuse(r, p, "wrong lab key");
+		return;
+	}
+	auth_session_init(&p->as, r->o->key, p->nonce_a, p->nonce_c, 1);
+	auth_attach(&p->c, &p->as);
+	p->authed = 1;
+}
+
+/* Before hello: a keyed lab takes only its handshake (then hello); an
+ * open one only hello, or an auth it answers without a proof.  Returns
+ * 1 when m may be handled, 0 when p was refused. */
+static int runner_gate(struct runner *r, struct rpeer *p,
+		       const struct ctl_msg *m)
+{
+	int keyed = r->o->key && r->o->key->len;
+	char why[96];
+
+	if (p->state == RP_READY)
+		return m->type != CTL_AUTH && m->type != CTL_PROOF ? 1 :
+		       (runner_refuse(r, p, "handshake after hello"), 0);
+	if (m->type == CTL_HELLO || m->type == CTL_AUTH ||
+	    (m->type == CTL_PROOF && keyed))
+		return 1;
+	snprintf(why, sizeof(why), "%s before hello", ctl_type_name(m->type));
+	r->malformed++;
+	runner_event(r, "malformed_message", p->addr, why);
+	runner_refuse(r, p, why);
+	return 0;
+}
+
 /* Handles one line from p; returns the slot owning p's connection
  * afterwards (another one when a hello took over an older slot). */
 static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
@@ -260,16 +381,15 @@ static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
 		runner_peer_drop(r, p, "malformed message");
 		return p;
 	}
-	if (m.type != CTL_HELLO && p->state != RP_READY) {
-		snprintf(err, sizeof(err), "%s before hello",
-			 ctl_type_name(m.type));
-		r->malformed++;
-		node_log("closing connection from %s: %s", p->addr, err);
-		runner_event(r, "malformed_message", p->addr, err);
-		runner_peer_drop(r, p, "message before hello");
+	if (!runner_gate(r, p, &m))
 		goto out;
-	}
 	switch (m.type) {
+	case CTL_AUTH:
+		runner_on_auth(r, p, &m);
+		break;
+	case CTL_PROOF:
+		runner_on_proof(r, p, &m);
+		break;
 	case CTL_HELLO:
 		p = runner_hello(r, p, &m);
 		break;
@@ -306,62 +426,100 @@ out:
 	return p;
 }
 
+/* The numeric address of ss into out (len bytes); "" for another
+ * family. */
+static void runner_addr_str(const struct sockaddr_storage *ss, char *out,
+			    size_t len)
+{
+	out[0] = 0;
+	if (ss->ss_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr,
+			  out, (socklen_t)len);
+	else if (ss->ss_family == AF_INET6)
+		inet_ntop(AF_INET6,
+			  &((const struct sockaddr_in6 *)ss)->sin6_addr, out,
+			  (socklen_t)len);
+}
+
+/* A free slot (reused or new), or NULL at RUNNER_MAX_PEERS. */
+static struct rpeer *runner_slot(struct runner *r)
+{
+	struct rpeer *p = NULL;
+	int i;
+
+	for (i = 0; i < r->npeers && !p; i++)
+		if (r->peers[i].state == RP_FREE)
+			p = &r->peers[i];
+	if (!p && r->npeers < RUNNER_MAX_PEERS) {
+		p = &r->peers[r->npeers++];
+		memset(p, 0, sizeof(*p));
+	}
+	if (!p)
+		return NULL;
+	cJSON_Delete(p->host);
+	cJSON_Delete(p->workloads);
+	cJSON_Delete(p->result);
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+static int runner_count_new(struct runner *r)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->npeers; i++)
+		n += r->peers[i].state == RP_NEW;
+	return n;
+}
+
 static void runner_accept(struct runner *r)
 {
-	for (;;) {
-		struct sockaddr_storage ss, ls;
-		socklen_t sl = sizeof(ss), ll = sizeof(ls);
-		struct rpeer *p = NULL;
-		char a[64];
-		int fd, i, port = 0;
+	struct sockaddr_storage ss, ls;
+	socklen_t sl, ll;
+	struct rpeer *p;
+	char a[64];
+	int fd;
 
+	for (;;) {
+		sl = sizeof(ss);
+		ll = sizeof(ls);
 		fd = accept4(r->lfd, (struct sockaddr *)&ss, &sl,
 			     SOCK_CLOEXEC);
 		if (fd < 0)
 			return;
-		for (i = 0; i < r->npeers; i++)
-			if (r->peers[i].state == RP_FREE) {
-				p = &r->peers[i];
-				break;
-			}
-		if (!p && r->npeers < RUNNER_MAX_PEERS) {
-			p = &r->peers[r->npeers++];
-			memset(p, 0, sizeof(*p));
-		}
+		p = runner_count_new(r) < RUNNER_MAX_NEW ? runner_slot(r) :
+		    NULL;
 		if (!p) {
+			runner_addr_str(&ss, a, sizeof(a));
+			node_log("refused %s: too many connections waiting for a hello", a);
 			close(fd);
 			continue;
 		}
-		cJSON_Delete(p->host);
-		cJSON_Delete(p->workloads);
-		cJSON_Delete(p->result);
-		memset(p, 0, sizeof(*p));
 		ctl_conn_init(&p->c, fd);
 		p->state = RP_NEW;
-		a[0] = 0;
-		if (ss.ss_family == AF_INET) {
-			struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+		p->since_mono = util_mono_ns();
+		runner_addr_str(&ss, p->addr, sizeof(p->addr));
+		if (getsockname(fd, (struct sockaddr *)&ls, &ll) == 0)
+			runner_addr_str(&ls, p->local, sizeof(p->local));
+	}
+}
 
-			inet_ntop(AF_INET, &s4->sin_addr, a, sizeof(a));
-			port = ntohs(s4->sin_port);
-		} else if (ss.ss_family == AF_INET6) {
-			struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+/* Connections that have not said hello in time, or sent too much
+ * without one, are refused. */
+static void runner_reap_new(struct runner *r)
+{
+	uint64_t now = util_mono_ns();
+	int i;
 
-			inet_ntop(AF_INET6, &s6->sin6_addr, a, sizeof(a));
-			port = ntohs(s6->sin6_port);
-		}
-		snprintf(p->addr, sizeof(p->addr), "%s", a);
-		(void)port;
-		if (getsockname(fd, (struct sockaddr *)&ls, &ll) == 0) {
-			if (ls.ss_family == AF_INET)
-				inet_ntop(AF_INET, &((struct sockaddr_in *)
-						     &ls)->sin_addr, p->local,
-					  sizeof(p->local));
-			else if (ls.ss_family == AF_INET6)
-				inet_ntop(AF_INET6, &((struct sockaddr_in6 *)
-						      &ls)->sin6_addr,
-					  p->local, sizeof(p->local));
-		}
+	for (i = 0; i < r->npeers; i++) {
+		struct rpeer *p = &r->peers[i];
+
+		if (p->state != RP_NEW)
+			continue;
+		if (now - p->since_mono > RUNNER_HELLO_S * 1000000000ull)
+			runner_refuse(r, p, "no hello within 5 s");
+		else if (p->c.rx_bytes > RUNNER_PREHELLO_BYTES)
+			runner_refuse(r, p, "over 64 KiB before hello");
 	}
 }
 
@@ -397,13 +555,22 @@ static void runner_serve_peer(struct runner *r, struct rpeer *p,
 		return;
 	rc = ctl_conn_read(&p->c);
 	while (p->c.fd >= 0 && (lr = ctl_conn_line(&p->c, &line, &len)) != 0) {
+		if (lr == -EBADMSG) {
+			runner_refuse(r, p, "a line failed its lab key tag (forged, altered or replayed)");
+			break;
+		}
 		if (lr < 0) {
 			runner_oversize(r, p);
 			break;
 		}
 		p = runner_handle(r, p, line, len);
 	}
-	if (rc != 0 && p->c.fd >= 0)
+	if (rc != 0 && p->c.fd >= 0 && p->state == RP_NEW && p->nonce_c[0] &&
+	    !p->authed)
+		/* An agent whose key differs finds our proof wrong and
+		 * leaves without one of its own. */
+		runner_refuse(r, p, "left the key handshake: a wrong lab key");
+	else if (rc != 0 && p->c.fd >= 0)
 		runner_peer_drop(r, p, rc == -EPIPE ? "connection closed" :
 				 strerror(-rc));
 }
@@ -439,7 +606,7 @@ static void runner_pump(struct runner *r, int ms)
 		who[n++] = i;
 	}
 	if (poll(pf, (nfds_t)n, ms) <= 0)
-		goto out;
+		goto reap;
 	for (i = 0; i < n; i++) {
 		if (!pf[i].revents)
 			continue;
@@ -452,7 +619,8 @@ static void runner_pump(struct runner *r, int ms)
 			runner_serve_peer(r, &r->peers[who[i]],
 					  pf[i].revents);
 	}
-out:
+reap:
+	runner_reap_new(r);
 	free(pf);
 	free(who);
 	return;
@@ -752,6 +920,33 @@ static int runner_plan(struct runner *r, struct runner_rep *rr)
 	return 0;
 }
 
+/* The hosts client c may load in this run (the agent refuses others,
+ * policy.h): the run's server as the placeholders name it, and in a keyed
+ * lab the suite's own "targets" list (comma-separated). */
+static cJSON *runner_targets(struct runner *r, const struct rpeer *c)
+{
+	struct runner_lookup lk = { .r = r, .client = c };
+	struct rpeer *srv = runner_server(r);
+	const char *t, *list = suite_var(&r->suite, "targets");
+	cJSON *a = cJSON_CreateArray();
+	size_t n;
+
+	lk.server = srv ? srv->addr : NULL;
+	t = runner_lookup_fn(&lk, "server");
+	if (t && t[0])
+		cJSON_AddItemToArray(a, cJSON_CreateString(t));
+	while (list && *list && r->o->key && r->o->key->len) {
+		char one[256];
+
+		n = strcspn(list, ",");
+		snprintf(one, sizeof(one), "%.*s", (int)n, list);
+		if (one[0])
+			cJSON_AddItemToArray(a, cJSON_CreateString(one));
+		list += n + (list[n] == ',');
+	}
+	return a;
+}
+
 /* Sends client i its RUN (taking rr->procs[i]) and records it in the
  * repeat's "clients"; a client with nothing to run is marked idle. */
 static void runner_launch_one(struct runner *r, struct runner_rep *rr,
@@ -782,6 +977,7 @@ static void runner_launch_one(struct runner *r, struct runner_rep *rr,
 				1e9 + 60);
 	cJSON_AddItemToObject(ce, "procs", cJSON_Duplicate(rr->procs[i], 1));
 	cJSON_AddItemToObject(msg, "procs", rr->procs[i]);
+	cJSON_AddItemToObject(msg, "targets", runner_targets(r, c));
 	if (ctl_conn_send(&c->c, msg) == 0) {
 		c->in_step = 1;
 		rr->part++;
@@ -1222,8 +1418,11 @@ static int runner_setup(struct runner *r, int *port)
 	/* A server that became the controller is already announced: only
 	 * its TXT changes. */
 	if (peer_set_role("controller") == -ENOENT)
-		peer_announce(o->id, "controller", r->suite.name, *port);
+		peer_announce(o->id, "controller", r->suite.name, o->lab,
+			      *port);
 	node_log("controller: suite %s version %s (%s), listening on %s:%d", r->suite.name, r->suite.version, r->suite.file, host[0] ? host : "*", *port);
+	if (!o->key || !o->key->len)
+		node_log("WARNING: open lab: no lab key, so any host on the LAN can join this run (the result says so; docs/security.md)");
 	return 0;
 }
 
@@ -1297,6 +1496,9 @@ static void runner_doc_head(struct runner *r, const char *id)
 	cJSON_AddStringToObject(tool, "name", "benchboot");
 	cJSON_AddStringToObject(tool, "version", version_string());
 	cJSON_AddStringToObject(r->doc, "controller", r->o->id);
+	su = cJSON_AddObjectToObject(r->doc, "lab");
+	cJSON_AddStringToObject(su, "name", r->o->lab);
+	cJSON_AddBoolToObject(su, "keyed", r->o->key && r->o->key->len);
 	su = cJSON_AddObjectToObject(r->doc, "suite");
 	cJSON_AddStringToObject(su, "name", r->suite.name);
 	cJSON_AddStringToObject(su, "version", r->suite.version);
@@ -1345,6 +1547,9 @@ static void runner_doc_tail(struct runner *r)
 	cJSON_AddNumberToObject(c, "malformed_messages", (double)r->malformed);
 	cJSON_AddItemToObject(r->doc, "events", r->events);
 	r->events = NULL;
+	if (r->nevents > RUNNER_MAX_EVENTS)
+		cJSON_AddNumberToObject(r->doc, "events_dropped",
+					r->nevents - RUNNER_MAX_EVENTS);
 }
 
 /* Writes the result to the spool, tells every agent the suite is over

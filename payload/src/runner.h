@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "auth.h"
+
 /* What the controller role was told on its command line. */
 struct runner_opts {
 	const char *id;
@@ -25,9 +27,19 @@ struct runner_opts {
 	int no_series;			/* local server: no probe/sampler */
 	const char *procs;		/* local server: sampler --proc list */
 	int local_server;		/* the controller is also the server */
+	const struct auth_key *key;	/* the lab key; NULL: open lab */
+	const char *lab;		/* lab name; "" the default lab (not NULL) */
 };
 
-/* Runs the controller role for o until the suite is done and its result
+/* Agents are admitted only through the handshake of auth.h when o->key
+ * is set (an agent without the key, or with another, is refused and
+ * logged with its address); in an open lab the result says so.  Limits
+ * against hostile peers: a hello within RUNNER_HELLO_S of connecting, at
+ * most RUNNER_PREHELLO_BYTES before it, at most RUNNER_MAX_NEW connections
+ * waiting for one, and an id that is connected already is refused, not
+ * taken over.
+ *
+ * Runs the controller role for o until the suite is done and its result
  * uploaded (or the upload deadline passed), or *stop becomes non-zero.
  * Returns the exit status: 0 done and uploaded (or no upload asked),
  * 1 failure (suite, listen, spool), 2 usage, 3 result kept in the spool

@@ -15,6 +15,7 @@
 #include "ctl.h"
 #include "node.h"
 #include "peer.h"
+#include "policy.h"
 #include "series.h"
 #include "session.h"
 #include "util.h"
@@ -52,6 +53,10 @@ struct session {
 	struct series series[SERIES_MAX];
 	int nseries;
 	int done;
+	char where[300];		/* the controller, for the log */
+	char nonce[AUTH_HEX_NONCE + 1];	/* ours, this connection */
+	int authed;			/* keyed lab: handshake done */
+	struct auth_session as;
 };
 
 static void session_step_kill(struct session_step *r)
@@ -375,12 +380,65 @@ static int session_time_resp(struct session *s, const struct ctl_msg *m)
 	return rc;
 }
 
+/* Fills a refused run's result with one entry per process it asked for,
+ * each with its argv and the reason (so the controller counts them). */
+static int session_refusal_entries(cJSON *r, const struct ctl_msg *m,
+				   const char *why)
+{
+	cJSON *recs = cJSON_GetObjectItemCaseSensitive(r, "records"), *o;
+	const cJSON *pv;
+
+	cJSON_ArrayForEach(pv, m->procs) {
+		o = cJSON_CreateObject();
+		if (!o)
+			return -ENOMEM;
+		cJSON_AddItemToObject(o, "argv", cJSON_Duplicate(pv, 1));
+		cJSON_AddNumberToObject(o, "rc", -1);
+		cJSON_AddNumberToObject(o, "launched_ns", 0);
+		cJSON_AddStringToObject(o, "error", why);
+		cJSON_AddItemToArray(recs, o);
+	}
+	return 0;
+}
+
+/* Checks every process of a run against the agent's policy.  Returns 0,
+ * or -EPERM with the first refusal in why. */
+static int session_run_allowed(struct session *s, const struct ctl_msg *m,
+			       char *why, size_t whylen)
+{
+	const cJSON *targets = cJSON_GetObjectItemCaseSensitive(m->json,
+								"targets");
+	const cJSON *pv;
+	int rc;
+
+	cJSON_ArrayForEach(pv, m->procs) {
+		rc = policy_check_argv(pv, s->o->workloads, targets, why,
+				       whylen);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* RUN: starts the step, or answers at once why it cannot. */
 static int session_on_run(struct session *s, const struct ctl_msg *m)
 {
+	char why[256];
 	cJSON *r;
 	int rc;
 
+	if (session_run_allowed(s, m, why, sizeof(why)) != 0) {
+		struct session_step refused = { .active = 1 };
+
+		node_log("step %s refused: %s", m->step, why);
+		snprintf(refused.step, sizeof(refused.step), "%s", m->step);
+		r = session_step_result(&refused, why);
+		/* One entry per process asked for, each saying why. */
+		rc = r ? session_refusal_entries(r, m, why) : 0;
+		rc = r && rc == 0 ? ctl_conn_send(&s->c, r) : rc;
+		cJSON_Delete(r);
+		return rc;
+	}
 	if (s->run.active) {
 		struct session_step busy = { .active = 1 };
 
@@ -401,6 +459,66 @@ static int session_on_run(struct session *s, const struct ctl_msg *m)
 	return rc;
 }
 
+static int session_hello(struct session *s);
+
+/* CHALLENGE: the controller's proof checked, ours sent, and from then on
+ * every line authenticated.  Returns 0, or -EACCES: an open controller, a
+ * wrong key, another lab. */
+static int session_on_challenge(struct session *s, const struct ctl_msg *m)
+{
+	const struct auth_key *key = s->o->key;
+	char proof[AUTH_HEX_MAC + 1];
+	cJSON *p;
+	int rc;
+
+	if (!m->proof) {
+		node_log("controller %s has no lab key: refused (this agent is keyed)", s->where);
+		return -EACCES;
+	}
+	if (!auth_proof_ok(key, AUTH_LABEL_CONTROLLER, s->nonce, m->nonce,
+			   m->proof)) {
+		node_log("controller %s failed the lab key proof (another key?): refused", s->where);
+		return -EACCES;
+	}
+	if (strcmp(m->lab, s->o->lab) != 0) {
+		node_log("controller %s is of lab '%s', not '%s': refused", s->where, m->lab, s->o->lab);
+		return -EACCES;
+	}
+	auth_proof(key, AUTH_LABEL_AGENT, s->nonce, m->nonce, proof);
+	p = ctl_msg_new(CTL_PROOF);
+	if (!p)
+		return -ENOMEM;
+	cJSON_AddStringToObject(p, "proof", proof);
+	rc = ctl_conn_send(&s->c, p);
+	cJSON_Delete(p);
+	if (rc != 0)
+		return rc;
+	auth_session_init(&s->as, key, s->nonce, m->nonce, 0);
+	auth_attach(&s->c, &s->as);
+	s->authed = 1;
+	node_log("controller %s proved the lab key", s->where);
+	return session_hello(s);
+}
+
+/* Before a keyed handshake ends only its challenge may come; an open
+ * agent never takes one. */
+static int session_gate(struct session *s, const struct ctl_msg *m)
+{
+	int keyed = s->o->key && s->o->key->len;
+
+	if (m->type == CTL_CHALLENGE && keyed && !s->authed)
+		return session_on_challenge(s, m);
+	if (m->type == CTL_CHALLENGE) {
+		node_log("controller %s asks for a lab key this agent %s: closing", s->where, keyed ? "already proved" : "does not have");
+		return -EACCES;
+	}
+	if (keyed && !s->authed) {
+		node_log("controller %s sent %s before the key handshake: closing", s->where, ctl_type_name(m->type));
+		return -EACCES;
+	}
+	return 1;
+}
+
 static int session_handle(struct session *s, const char *line, size_t len)
 {
 	struct ctl_msg m;
@@ -412,6 +530,12 @@ static int session_handle(struct session *s, const char *line, size_t len)
 		node_log("closing control connection: malformed message: %s", err);
 		return rc;
 	}
+	rc = session_gate(s, &m);
+	if (rc != 1) {
+		ctl_msg_free(&m);
+		return rc;
+	}
+	rc = 0;
 	switch (m.type) {
 	case CTL_WELCOME:
 		node_log("accepted by controller %s", m.id);
@@ -468,12 +592,40 @@ static int session_hello(struct session *s)
 	cJSON_AddStringToObject(hello, "id", o->id);
 	cJSON_AddStringToObject(hello, "role", role_name(o->role));
 	cJSON_AddStringToObject(hello, "ver", version_string());
+	if (o->lab && o->lab[0])
+		cJSON_AddStringToObject(hello, "lab", o->lab);
 	cJSON_AddItemToObject(hello, "host",
 			      node_hostinfo(o->id, role_name(o->role)));
 	cJSON_AddItemToObject(hello, "workloads",
 			      cJSON_Duplicate(o->workloads, 1));
 	rc = ctl_conn_send(&s->c, hello);
 	cJSON_Delete(hello);
+	return rc;
+}
+
+/* Opens a connection: the keyed handshake's first message, or the hello
+ * of an open lab (with the warning every console shows). */
+static int session_open(struct session *s)
+{
+	cJSON *a;
+	int rc;
+
+	s->authed = 0;
+	if (!s->o->key || !s->o->key->len) {
+		node_log("WARNING: open lab: no lab key, so any host on the LAN can drive this agent (docs/security.md)");
+		return session_hello(s);
+	}
+	rc = auth_nonce(s->nonce);
+	if (rc != 0)
+		return rc;
+	a = ctl_msg_new(CTL_AUTH);
+	if (!a)
+		return -ENOMEM;
+	cJSON_AddStringToObject(a, "nonce", s->nonce);
+	if (s->o->lab && s->o->lab[0])
+		cJSON_AddStringToObject(a, "lab", s->o->lab);
+	rc = ctl_conn_send(&s->c, a);
+	cJSON_Delete(a);
 	return rc;
 }
 
@@ -518,6 +670,10 @@ static int session_read_ctl(struct session *s)
 		lr = ctl_conn_line(&s->c, &line, &len);
 		if (lr == 0)
 			break;
+		if (lr == -EBADMSG) {
+			node_log("controller %s: a line failed its lab key tag (forged, altered or replayed): closing", s->where);
+			return lr;
+		}
 		if (lr < 0) {
 			node_log("closing control connection: message over %u bytes", CTL_MAX_MSG);
 			return lr;
@@ -566,7 +722,7 @@ static int session_run(struct session *s, int fd)
 
 	ctl_conn_init(&s->c, fd);
 	s->done = 0;
-	rc = session_hello(s);
+	rc = session_open(s);
 	while (rc == 0 && !*s->stop && !s->done) {
 		poll(pf, session_pollfds(s, pf), 100);
 		peer_poll();
@@ -620,7 +776,8 @@ static void session_retry(struct session *s, int err, char *host,
 	session_idle(s, j);
 	*backoff = *backoff * 2 > 5000 ? 5000 : *backoff * 2;
 	if (!s->o->controller && ++*fails >= 5 &&
-	    peer_discover(5000000000ull, s->stop, found, sizeof(found)) == 0 &&
+	    peer_discover(5000000000ull, s->stop, s->o->lab, found,
+			  sizeof(found)) == 0 &&
 	    ctl_parse_hostport(found, host, hostlen, port, CTL_PORT) == 0)
 		*fails = 0;
 }
@@ -635,7 +792,8 @@ int session_main(const struct session_opts *o, volatile sig_atomic_t *stop)
 	s.c.fd = -1;
 	if (!ctl) {
 		/* Clients look until a controller shows up. */
-		while (!*stop && peer_discover(10000000000ull, stop, found,
+		while (!*stop && peer_discover(10000000000ull, stop, o->lab,
+					       found,
 					       sizeof(found)) != 0)
 			node_log("no controller found over mDNS yet");
 		if (*stop)
@@ -657,6 +815,7 @@ int session_main(const struct session_opts *o, volatile sig_atomic_t *stop)
 				      &backoff, &fails);
 			continue;
 		}
+		snprintf(s.where, sizeof(s.where), "%s:%d", host, port);
 		node_log("connected to controller %s:%d", host, port);
 		node_status("connected to controller %s:%d, waiting for steps", host, port);
 		backoff = 100;
@@ -664,6 +823,13 @@ int session_main(const struct session_opts *o, volatile sig_atomic_t *stop)
 		rc = session_run(&s, fd);
 		if (rc == 0 && o->once)
 			break;
+		if (rc == -EACCES) {
+			/* Refused (or refusing): back off as after a failed
+			 * dial, not hammer the controller. */
+			session_retry(&s, rc, host, sizeof(host), &port,
+				      &backoff, &fails);
+			continue;
+		}
 		if (!*stop)
 			session_idle(&s, 200 + rand() % 300);
 	}

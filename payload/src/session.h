@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "auth.h"
 #include "node.h"
 
 /* What a client or server agent was told on its command line. */
@@ -20,9 +21,17 @@ struct session_opts {
 	int no_series;			/* server: no probe/sampler */
 	const char *procs;		/* server: sampler --proc list */
 	const cJSON *workloads;		/* hello: what this binary runs */
+	const struct auth_key *key;	/* the lab key; NULL: open lab */
+	const char *lab;		/* lab name; "" the default lab */
 };
 
-/* Serves controllers until *stop becomes non-zero (or, with once, until a
+/* With a key, every connection starts with the handshake of auth.h and
+ * a controller that cannot prove the key (or has none) is refused and
+ * logged; without one, the agent warns on every connection that the lab
+ * is open.  A run whose processes policy.h refuses is answered with the
+ * reason and nothing is started.
+ *
+ * Serves controllers until *stop becomes non-zero (or, with once, until a
  * controller says the suite is done): discovers one over mDNS when none is
  * given, reconnects with jittered backoff, and runs the server's series
  * producers throughout.  Returns the exit status: 0, or 2 for a
