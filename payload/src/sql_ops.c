@@ -10,7 +10,7 @@
 
 #include "hist.h"
 #include "loadgen.h"
-#include "sql.h"
+#include "sql_conn.h"
 #include "sql_ops.h"
 #include "sql_wl.h"
 #include "util.h"
