@@ -9,6 +9,9 @@
 #   image-digest.sh check IMAGES_DIR [KERNEL_FILE]
 #       recompute the digest of a built image from its files, print it and
 #       the one its initramfs carries; exit 1 when they differ
+#   image-digest.sh unpack INITRAMFS DIR
+#       unpack both archives of INITRAMFS into DIR (zcat | cpio -i stops
+#       at the first); as non-root, without the /dev/console node
 set -eu
 
 # manifest KERNEL BASE [OVERLAY]: one "sha256  name" line per file, in
@@ -30,7 +33,28 @@ tail_offset() {
 		tail -n 1 | cut -d: -f1
 }
 
+# split INITRAMFS: the tail's offset, or an error.
+split() {
+	off=$(tail_offset "$1")
+	if [ -z "$off" ] || [ "$off" = 0 ]; then
+		echo "error: $1 has no digest archive after its base" >&2
+		exit 1
+	fi
+	echo "$off"
+}
+
 case ${1:-} in
+unpack)
+	[ $# -eq 3 ] || { echo "usage: $0 unpack INITRAMFS DIR" >&2; exit 2; }
+	i=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+	off=$(split "$i")
+	mkdir -p "$3"
+	cd "$3"
+	# cpio exits non-zero when it may not create the device node.
+	head -c "$off" "$i" | gzip -dc | cpio -idm --quiet 2>/dev/null ||
+		[ "$(id -u)" != 0 ]
+	tail -c +"$((off + 1))" "$i" | gzip -dc | cpio -idm --quiet
+	;;
 manifest)
 	[ $# -ge 3 ] || { echo "usage: $0 manifest KERNEL BASE [OVERLAY]" >&2; exit 2; }
 	manifest "$2" "$3" "${4:-}"
@@ -41,11 +65,7 @@ check)
 	i=$d/initramfs.cpio.gz
 	o=$d/server-overlay.cpio.gz
 	[ -f "$o" ] || o=
-	off=$(tail_offset "$i")
-	if [ -z "$off" ] || [ "$off" = 0 ]; then
-		echo "error: $i has no digest archive after its base" >&2
-		exit 1
-	fi
+	off=$(split "$i")
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	head -c "$off" "$i" >"$tmp/initramfs-base"
@@ -59,7 +79,7 @@ check)
 	[ "$now" = "$carried" ] || { echo "error: the digests differ" >&2; exit 1; }
 	;;
 *)
-	echo "usage: $0 manifest KERNEL BASE [OVERLAY] | check IMAGES_DIR [KERNEL_FILE]" >&2
+	echo "usage: $0 manifest KERNEL BASE [OVERLAY] | check IMAGES_DIR [KERNEL_FILE] | unpack INITRAMFS DIR" >&2
 	exit 2
 	;;
 esac

@@ -2,8 +2,8 @@
 # 015_reproducible.sh: the cheap form of `make reproducible-check`: the
 # payload and the initramfs built twice, from two copies of the tree at
 # different paths into two private build directories, come out byte for
-# byte the same, and the initramfs carries the digest that
-# image/image-digest.sh recomputes.  Both builds link the same sysroot and
+# byte the same, the initramfs carries the digest that
+# image/image-digest.sh recomputes, and its benchboot shows it.  Both builds link the same sysroot and
 # BusyBox ($O's); the full check rebuilds those too (docs/reproducible.md).
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
@@ -55,6 +55,18 @@ check_eq "image-digest.sh check recomputes the carried digest" "$rc" 0
 [ $rc = 0 ] || echo "$out" | sed 's/^/#   /'
 check_eq "the carried digest is image-digest's" \
 	"$(echo "$out" | sed -n 's/^carried *//p')" "$(cat "$a/images/image-digest")"
+
+# The image's own benchboot reports that digest (chroot: root, and a
+# native ARCH; the one file node.c reads for image_digest is the same).
+r=$w/root
+if [ "$(id -u)" = 0 ] && [ -z "$TARGET_RUN" ] &&
+	"$TOP/image/image-digest.sh" unpack "$a/images/initramfs.cpio.gz" "$r"; then
+	check_eq "benchboot --version in the image shows its digest" \
+		"$(chroot "$r" /bin/benchboot --version | sed -n 's/^  image //p')" \
+		"$(cat "$a/images/image-digest")"
+else
+	skip "benchboot --version in the image: needs root and a native ARCH"
+fi
 
 if tap_done; then
 	rm -rf "$w"
