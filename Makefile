@@ -37,9 +37,12 @@ IMAGES := $(OUT)/images
 # bytes in any directory, at any time.  Every date stamped into an output
 # (BusyBox's banner, cpio and ISO/FAT times) is the commit's; a tree
 # without .git (`git archive` sets every file's mtime to the commit's)
-# takes the Makefile's mtime.
-SOURCE_DATE_EPOCH ?= $(shell $(if $(wildcard $(TOP)/.git),\
+# takes the Makefile's mtime.  Read once: a commit made during the build
+# must not give its later outputs another date.
+ifeq ($(origin SOURCE_DATE_EPOCH),undefined)
+SOURCE_DATE_EPOCH := $(shell $(if $(wildcard $(TOP)/.git),\
 	git -C $(TOP) log -1 --format=%ct 2>/dev/null ||) stat -c %Y $(TOP)/Makefile)
+endif
 export SOURCE_DATE_EPOCH
 # The source tree's and the output tree's paths are not in any object:
 # every C compile (musl, the libraries, BusyBox, the payload) maps them to
