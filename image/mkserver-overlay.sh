@@ -7,6 +7,8 @@
 # start scripts, and writes OUT (newc cpio, gzip) for the boot loader to
 # load after the base initramfs.  Needs no root.
 set -eu
+# The same modes whatever the caller's umask (docs/reproducible.md).
+umask 022
 
 stage=$1 out=$2 lock=$3 files=$4 conf=$5 dl=$6
 top=$(cd "$(dirname "$0")/.." && pwd)
