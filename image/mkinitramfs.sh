@@ -16,6 +16,8 @@
 # kernel unpacks both.  OUT's directory gets image-manifest and
 # image-digest, the same facts outside the image.
 set -eu
+# The same modes whatever the caller's umask (docs/reproducible.md).
+umask 022
 
 stage=$1 out=$2 busybox=$3 benchboot=$4 kroot=$5 kver=$6 modlist=$7
 top=$(cd "$(dirname "$0")/.." && pwd)
