@@ -225,10 +225,18 @@ else
 		"taps (is /dev/net/tun there?)"
 fi
 
+# A lab key and a collector token of this run's own: the VMs get them as
+# kernel parameters, so nothing else on the LAN can drive them or upload.
+rand_hex() { od -An -N16 -tx1 /dev/urandom | tr -d ' \n'; }
+LAB_KEY=$(rand_hex)
+TOKEN=$(rand_hex)
+(umask 077; echo "$TOKEN" >"$RUN_DIR/token")
+
 # The host side: the collector, and the smtp-sink the server relays
 # relay.test to (see docs/run.md).
 ns_spawn "$RUN_DIR/collect.log" "$BENCHBOOT" collect \
-	--dir "$RUN_DIR/results" --listen "$LISTEN_IP:$COLLECT_PORT"
+	--dir "$RUN_DIR/results" --listen "$LISTEN_IP:$COLLECT_PORT" \
+	--token-file "$RUN_DIR/token"
 ns_spawn "$RUN_DIR/sink.log" "$BENCHBOOT" smtp-sink \
 	--store "$RUN_DIR/sink" "$LISTEN_IP:$SINK_PORT"
 
@@ -272,10 +280,11 @@ say "$SUITE suite, 1$srv server + $CLIENTS clients ($ACCEL), in $RUN_DIR"
 vm server 0 "$RUN_SERVER_ARCH" 1024 "$RUN_DIR/server-initrd.gz" \
 	benchboot.role=server \
 	"benchboot.suite=$SUITE" "benchboot.upload=$UPLOAD" \
-	"benchboot.relay=$HOST_IP:$SINK_PORT" "benchboot.peers=$CLIENTS"
+	"benchboot.relay=$HOST_IP:$SINK_PORT" "benchboot.peers=$CLIENTS" \
+	"benchboot.key=$LAB_KEY" "benchboot.token=$TOKEN"
 for i in $(seq 1 "$CLIENTS"); do
 	vm "client$i" "$i" "$ARCH" 512 "$IMAGES/initramfs.cpio.gz" \
-		benchboot.role=client
+		benchboot.role=client "benchboot.key=$LAB_KEY"
 done
 
 echo "$PIDS" >"$RUN_DIR/pids"

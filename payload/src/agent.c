@@ -19,6 +19,7 @@
 #include "runner.h"
 #include "series.h"
 #include "session.h"
+#include "spool.h"
 #include "util.h"
 
 struct agent_opts {
@@ -28,6 +29,7 @@ struct agent_opts {
 	int once;
 	struct auth_key key;		/* --key-file; len 0: open lab */
 	char lab[64];			/* --lab; "" the default lab */
+	char token[256];		/* --token-file's */
 	struct runner_opts r;		/* the controller's (and shared) */
 };
 
@@ -123,6 +125,31 @@ static int ao_key_file(struct agent_opts *o, const struct agent_optdef *d,
 	return rc;
 }
 
+/* The upload token from the first line of a file (not on the command
+ * line, where every local user can read it). */
+static int ao_token_file(struct agent_opts *o, const struct agent_optdef *d,
+			 const char *arg)
+{
+	FILE *f = fopen(arg, "r");
+	size_t n;
+
+	if (!f) {
+		util_err("agent", errno, "--token-file %s: %s", arg, strerror(errno));
+		return -EINVAL;
+	}
+	if (!fgets(o->token, sizeof(o->token), f))
+		o->token[0] = 0;
+	fclose(f);
+	n = strcspn(o->token, "\r\n");
+	o->token[n] = 0;
+	if (n == 0) {
+		util_err("agent", EINVAL, "--token-file %s: empty first line", arg);
+		return -EINVAL;
+	}
+	o->r.token = o->token;
+	return 0;
+}
+
 static int ao_set(struct agent_opts *o, const struct agent_optdef *d,
 		  const char *arg)
 {
@@ -166,6 +193,9 @@ static const struct agent_optdef agent_optdefs[] = {
 	{ "set", 1, ao_set, 0, "KEY=VALUE (at most 32)" },
 	{ "upload", 1, ao_str, R(upload), NULL },
 	{ "token", 1, ao_str, R(token), NULL },
+	{ "token-file", 1, ao_token_file, 0, NULL },
+	{ "ca", 1, ao_str, R(ca), NULL },
+	{ "pin", 1, ao_str, R(pin), NULL },
 	{ "spool", 1, ao_str, R(spool), NULL },
 	{ "upload-deadline", 1, ao_duration, R(upload_deadline_ns),
 	  "a duration" },
@@ -190,7 +220,8 @@ static void agent_usage(FILE *out)
 "         [--upload URL] [--token T] [--spool DIR] [--upload-deadline S]\n"
 "         [--upload-timeout S]\n"
 "         [--peers N] [--wait S] [--once] [--no-series] [--procs LIST]\n"
-"         [--key-file FILE] [--lab NAME]\n"
+"         [--key-file FILE] [--lab NAME] [--token-file FILE] [--ca FILE]\n"
+"         [--pin sha256//BASE64]\n"
 "See docs/agent.md.\n");
 }
 
@@ -232,6 +263,20 @@ static int agent_parse(struct agent_opts *o, int argc, char **argv)
 	if (o->role == ROLE_NONE)
 		util_err("agent", EINVAL, "--role: expected client, server or controller");
 	agent_usage(stderr);
+	return 2;
+}
+
+/* A CA or pin that cannot work is a usage error now, not a failed upload
+ * at the end of a run.  Returns 0 or 2. */
+static int agent_check_upload(const struct agent_opts *o)
+{
+	struct spool_dest d = { .url = o->r.upload, .token = o->r.token,
+				.ca = o->r.ca, .pin = o->r.pin };
+	char err[256];
+
+	if (!o->r.upload || spool_dest_check(&d, err, sizeof(err)) == 0)
+		return 0;
+	util_err("agent", EINVAL, "%s", err);
 	return 2;
 }
 
@@ -303,6 +348,9 @@ int agent_main(int argc, char **argv)
 	rc = agent_parse(&o, argc, argv);
 	if (rc != 0)
 		return rc == 1 ? 0 : rc;
+	rc = agent_check_upload(&o);
+	if (rc != 0)
+		return rc;
 	node_clock_init();
 	if (!o.id[0])
 		node_identity(role_name(o.role), o.id, sizeof(o.id));

@@ -82,6 +82,7 @@ struct runner {
 	int64_t step_start;	/* controller clock of the current step */
 	char cur_step[201];
 	uint64_t malformed;
+	struct spool_dest dest;	/* where results go, how it is trusted */
 	unsigned nevents;	/* including those past RUNNER_MAX_EVENTS */
 	/* For the status line: repeats done and planned, and the planned
 	 * (warm-up + measured + cool-down) time of those not run yet. */
@@ -1352,8 +1353,7 @@ static int runner_upload_loop(struct runner *r)
 	if (!o->upload)
 		return 0;
 	for (;;) {
-		left = spool_flush(o->spool, o->upload, o->token,
-				   o->upload_timeout_s, err, sizeof(err));
+		left = spool_flush_to(o->spool, &r->dest, err, sizeof(err));
 		if (left == 0) {
 			node_log("spool %s: every result uploaded to %s", o->spool, o->upload);
 			return 0;
@@ -1435,8 +1435,7 @@ static void runner_flush_old(struct runner *r)
 
 	if (!o->upload || spool_pending(o->spool) <= 0)
 		return;
-	left = spool_flush(o->spool, o->upload, o->token, o->upload_timeout_s,
-			   err, sizeof(err));
+	left = spool_flush_to(o->spool, &r->dest, err, sizeof(err));
 	node_log("spool %s: %d earlier result(s) pending, %d left after one try%s%s", o->spool, spool_pending(o->spool), left, left ? ": " : "", left ? err : "");
 }
 
@@ -1615,7 +1614,11 @@ static void runner_teardown(struct runner *r)
 
 int runner_main(const struct runner_opts *o, volatile sig_atomic_t *stop)
 {
-	struct runner r = { .o = o, .stop = stop, .lfd = -1 };
+	struct runner r = {
+		.o = o, .stop = stop, .lfd = -1,
+		.dest = { .url = o->upload, .token = o->token, .ca = o->ca,
+			  .pin = o->pin, .timeout_s = o->upload_timeout_s },
+	};
 	int port = CTL_PORT, status;
 	char id[256];
 	cJSON *peers;

@@ -17,6 +17,8 @@ struct runner_opts {
 	const char *suite_dir;
 	const char *upload;		/* URL or NULL */
 	const char *token;		/* upload bearer token */
+	const char *ca;			/* https upload: CA file (spool.h) */
+	const char *pin;		/* https upload: sha256//... pin */
 	const char *spool;		/* spool directory */
 	const char *sets[32];		/* KEY=VALUE overrides */
 	int nsets;

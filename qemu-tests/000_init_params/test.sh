@@ -21,7 +21,8 @@ parse() {
 	"$BUSYBOX" sh -c '. "$1"; bb_params_parse "$2" >"$3"; rc=$?
 		echo "rc=$rc role=$BB_ROLE id=$BB_ID controller=$BB_CONTROLLER" \
 			"suite=$BB_SUITE upload=$BB_UPLOAD poweroff=$BB_POWEROFF" \
-			"debug=$BB_DEBUG relay=$BB_RELAY peers=$BB_PEERS"
+			"debug=$BB_DEBUG relay=$BB_RELAY peers=$BB_PEERS" \
+			"key=$BB_KEY lab=$BB_LAB token=$BB_TOKEN pin=$BB_PIN"
 		cat "$3"' sh "$PARAMS" "$1" "$tmp"
 }
 tmp=$(mktemp)
@@ -73,6 +74,12 @@ benchboot.controller=a:b:c|rc=1 |controller must be
 benchboot.controller=bad_host|rc=1 |controller must be
 benchboot.suite=ftp://x/y|rc=1 |'benchboot.suite=ftp://x/y': suite URL must be
 benchboot.suite=../etc|rc=1 |suite must be a NAME
+benchboot.key=0123456789abcdef benchboot.lab=rack-1.b|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key=0123456789abcdef lab=rack-1.b token= pin=|-
+benchboot.token=s3cret benchboot.pin=sha256//AbC+/x=|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token=s3cret pin=sha256//AbC+/x=|-
+benchboot.key=0123456789abcde|rc=1 |'benchboot.key=0123456789abcde': key must be 16-256 characters
+benchboot.lab=a/b|rc=1 |'benchboot.lab=a/b': lab must be
+benchboot.lab=|rc=1 |'benchboot.lab=': lab must be
+benchboot.pin=md5//abc|rc=1 |'benchboot.pin=md5//abc': pin must be sha256//BASE64
 benchboot.suite=/results/suites/lab1|rc=0 role=client id= controller= suite=/results/suites/lab1 |-
 benchboot.suite=/results/../etc/x|rc=1 |suite PATH must be
 benchboot.upload=/results|rc=1 |'benchboot.upload=/results': upload must be an

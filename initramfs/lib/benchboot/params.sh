@@ -3,7 +3,7 @@
 # same BusyBox shell), so every rule here is tested without booting.
 
 # Every parameter /init knows; anything else named benchboot.* is an error.
-BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers"
+BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin"
 
 # bb_params_tokens CMDLINE: print CMDLINE's words one a line, the way the
 # kernel splits it (double quotes group a value and are dropped; words after
@@ -87,8 +87,9 @@ bb_params_controller() {
 # BB_PARAM_ERRORS and fails when there was any.  A repeated parameter's
 # last value wins, as in the kernel; other parameters are ignored.
 bb_params_parse() {
-	local tok key val
+	local tok key val ok
 	BB_ROLE=client BB_ID= BB_CONTROLLER= BB_SUITE= BB_UPLOAD= BB_RELAY= BB_PEERS=
+	BB_KEY= BB_LAB= BB_TOKEN= BB_PIN=
 	BB_POWEROFF=0 BB_DEBUG=0 BB_PARAM_ERRORS=0
 	# A here-document, not a pipe: the loop must run in this shell.
 	while IFS= read -r tok; do
@@ -174,6 +175,41 @@ bb_params_parse() {
 				bb_params_err "$tok" "relay must be HOST:PORT" \
 "with PORT 1-65535"
 			fi ;;
+		key)
+			# The lab key (docs/security.md): as the agent takes
+			# it, 16-256 characters.
+			if [ ${#val} -ge 16 ] && [ ${#val} -le 256 ]; then
+				BB_KEY=$val
+			else
+				bb_params_err "$tok" "key must be 16-256" \
+"characters"
+			fi ;;
+		lab)
+			case $val in
+			'' | *[!A-Za-z0-9._-]*) ok=0 ;;
+			*) ok=1; [ ${#val} -le 63 ] || ok=0 ;;
+			esac
+			if [ $ok = 1 ]; then
+				BB_LAB=$val
+			else
+				bb_params_err "$tok" "lab must be 1-63 letters," \
+"digits, '.', '_' or '-'"
+			fi ;;
+		token)
+			# The collector's upload token.
+			if [ ${#val} -le 255 ]; then
+				BB_TOKEN=$val
+			else
+				bb_params_err "$tok" "token must be at most" \
+"255 characters"
+			fi ;;
+		pin)
+			# The https collector's public key (spool.h).
+			case $val in
+			sha256//?*) BB_PIN=$val ;;
+			*) bb_params_err "$tok" "pin must be" \
+"sha256//BASE64 (the collector's public key)" ;;
+			esac ;;
 		poweroff | debug)
 			case $val in
 			0 | 1) eval "BB_$(echo "$key" | tr a-z A-Z)=$val" ;;
