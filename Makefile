@@ -110,9 +110,9 @@ TEST_PACKAGES += avahi-daemon avahi-utils dbus bind9-dnsutils socat
 TEST_PACKAGES += jq python3 openssl
 # benchboot sql/smtp tests and benchmarks: the peers they compare with.
 TEST_PACKAGES += postfix sysbench
-# Agent tests: JSON checks, busybox httpd as the CGI server, cJSON for the
-# control-protocol fuzzer (host clang).
-TEST_PACKAGES += jq busybox libcjson-dev
+# Agent tests: JSON checks, busybox httpd as the CGI server, cJSON and
+# mbedTLS for the control-protocol and lab-key fuzzers (host clang).
+TEST_PACKAGES += jq busybox libcjson-dev libmbedtls-dev
 # benchboot report test: the HTML page loaded in headless Chromium.
 TEST_PACKAGES += chromium
 # make run without root (RUN_NET=vde) and its test 121_run_vde.

@@ -20,3 +20,6 @@ FUZZ_TARGETS += mysql_wire
 fuzz_mysql_wire_SRCS := mysql_wire.c
 FUZZ_TARGETS += suite
 fuzz_suite_SRCS := suite.c util.c
+FUZZ_TARGETS += auth
+fuzz_auth_SRCS := auth.c ctl.c policy.c util.c
+$(PAYLOAD_BUILD)/fuzz/fuzz_auth: FUZZ_CFLAGS += -lcjson -lmbedcrypto
