@@ -317,6 +317,7 @@ static int agent_server_or_controller(struct agent_opts *o)
 	static char found[300];
 	uint64_t w = o->r.wait_ns >= 0 ? (uint64_t)o->r.wait_ns :
 		     10000000000ull;
+	int rc;
 
 	node_log("looking for a controller over mDNS for %.0f s",
 		 (double)w / 1e9);
@@ -331,7 +332,16 @@ static int agent_server_or_controller(struct agent_opts *o)
 	/* Peers may take a while: wait as long as the suite says, not the
 	 * discovery time. */
 	o->r.wait_ns = -1;
-	return agent_controller(o);
+	o->r.yield_to = found;
+	o->r.yield_len = sizeof(found);
+	rc = agent_controller(o);
+	if (rc != RUNNER_YIELD)
+		return rc;
+	/* Another server leads: serve it as a server. */
+	peer_set_role("server");
+	o->r.local_server = 0;
+	o->controller = found;
+	return -ENOENT;
 }
 
 int agent_main(int argc, char **argv)

@@ -136,6 +136,35 @@ static int peer_pick_controller(const struct mdns_instance *in, size_t n,
 	return -ENOENT;
 }
 
+int peer_find_lower_controller(const char *self, const char *lab,
+			       int slice_ms, char *out, size_t outlen)
+{
+	struct mdns_instance *in = calloc(64, sizeof(*in));
+	char err[256], id[96];
+	size_t n = 0, i;
+	const char *v;
+	int rc, vl;
+
+	if (!in)
+		return -ENOMEM;
+	rc = mdns_browse(NULL, NULL, slice_ms, in, 64, &n, err, sizeof(err));
+	peer_poll();
+	for (i = 0, rc = rc ? rc : -ENOENT; rc == -ENOENT && i < n; i++) {
+		vl = mdns_txt_get(in[i].txt, in[i].txt_len, "id", &v);
+		if (vl <= 0 || !peer_txt_is(&in[i], "role", "controller") ||
+		    !peer_txt_is(&in[i], "lab", lab ? lab : ""))
+			continue;
+		snprintf(id, sizeof(id), "%.*s", vl, v);
+		if (strcmp(id, self) >= 0)
+			continue;
+		snprintf(out, outlen, "%s:%u", in[i].addr, in[i].port);
+		node_log("controller %s (%s) is also running: the lower id leads, this one yields", id, out);
+		rc = 0;
+	}
+	free(in);
+	return rc;
+}
+
 int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 		  const char *lab, char *out, size_t outlen)
 {

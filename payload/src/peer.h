@@ -36,4 +36,12 @@ void peer_withdraw(void);
 int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 		  const char *lab, char *out, size_t outlen);
 
+/* One browse of slice_ms for another controller of lab whose id sorts
+ * before self's: two servers that both became the controller (each found
+ * none) settle on the lower id, deterministically.  Writes its
+ * "ADDR:PORT" into out.  Returns 0, -ENOENT when there is none, or
+ * another negative errno. */
+int peer_find_lower_controller(const char *self, const char *lab,
+			       int slice_ms, char *out, size_t outlen);
+
 #endif

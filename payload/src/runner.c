@@ -83,6 +83,8 @@ struct runner {
 	char cur_step[201];
 	uint64_t malformed;
 	struct spool_dest dest;	/* where results go, how it is trusted */
+	uint64_t next_look;	/* local server: next look for a leader */
+	int yielding;		/* one was found: give up the role */
 	unsigned nevents;	/* including those past RUNNER_MAX_EVENTS */
 	/* For the status line: repeats done and planned, and the planned
 	 * (warm-up + measured + cool-down) time of those not run yet. */
@@ -1439,6 +1441,22 @@ static void runner_flush_old(struct runner *r)
 	node_log("spool %s: %d earlier result(s) pending, %d left after one try%s%s", o->spool, spool_pending(o->spool), left, left ? ": " : "", left ? err : "");
 }
 
+/* A local server looks (every 2 s, 300 ms at a time) for another
+ * controller of its lab with a lower id; finding one, it yields. */
+static int runner_should_yield(struct runner *r)
+{
+	const struct runner_opts *o = r->o;
+	uint64_t now = util_mono_ns();
+
+	if (!o->local_server || !o->yield_to || now < r->next_look)
+		return r->yielding;
+	r->next_look = now + 2000000000ull;
+	if (peer_find_lower_controller(o->id, o->lab, 300, o->yield_to,
+				       o->yield_len) == 0)
+		r->yielding = 1;
+	return r->yielding;
+}
+
 /* Waits for the suite's (or --peers') clients and servers, or the wait
  * time.  Returns the result's "peers" object. */
 static cJSON *runner_wait_peers(struct runner *r)
@@ -1459,6 +1477,8 @@ static cJSON *runner_wait_peers(struct runner *r)
 	       util_mono_ns() - t0 < wait_ns) {
 		node_status("waiting for peers: %d/%d clients, %d/%d servers", runner_count(r, ROLE_CLIENT), want_cl, runner_count(r, ROLE_SERVER), want_srv);
 		runner_pump(r, 100);
+		if (runner_should_yield(r))
+			break;
 	}
 	ncl = runner_count(r, ROLE_CLIENT);
 	nsrv = runner_count(r, ROLE_SERVER);
@@ -1636,6 +1656,11 @@ int runner_main(const struct runner_opts *o, volatile sig_atomic_t *stop)
 	if (o->local_server && !o->no_series)
 		r.nlocal_series = series_start_server(r.local_series, o->procs);
 	peers = runner_wait_peers(&r);
+	if (r.yielding) {
+		cJSON_Delete(peers);
+		status = RUNNER_YIELD;
+		goto out;
+	}
 	/* Initial clock estimate: many exchanges, best one wins. */
 	runner_sync(&r, 32, 5000);
 	runner_make_id(&r, id, sizeof(id));

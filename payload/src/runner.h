@@ -31,6 +31,8 @@ struct runner_opts {
 	int local_server;		/* the controller is also the server */
 	const struct auth_key *key;	/* the lab key; NULL: open lab */
 	const char *lab;		/* lab name; "" the default lab (not NULL) */
+	char *yield_to;			/* local server: where to go on yield */
+	size_t yield_len;
 };
 
 /* Agents are admitted only through the handshake of auth.h when o->key
@@ -43,9 +45,15 @@ struct runner_opts {
  *
  * Runs the controller role for o until the suite is done and its result
  * uploaded (or the upload deadline passed), or *stop becomes non-zero.
+ * A local server that sees another controller of its lab with a lower id
+ * while it waits for peers yields to it (RUNNER_YIELD, its address in
+ * o->yield_to), so two servers that promote themselves together leave
+ * one controller.
+ *
  * Returns the exit status: 0 done and uploaded (or no upload asked),
  * 1 failure (suite, listen, spool), 2 usage, 3 result kept in the spool
- * for a later upload. */
+ * for a later upload, or RUNNER_YIELD. */
+#define RUNNER_YIELD 4
 int runner_main(const struct runner_opts *o, volatile sig_atomic_t *stop);
 
 #endif

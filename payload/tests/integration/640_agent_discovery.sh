@@ -4,7 +4,8 @@
 # controller becomes one, two clients discover it, the run completes and
 # the result lands through file:// (the USB stick's way); (2) a dedicated
 # controller is discovered by a server and a client; our browser sees
-# every agent with its TXT record.
+# every agent with its TXT record; (3) two servers that both become the
+# controller settle on one (the lower id), the other serves it.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"
@@ -91,4 +92,33 @@ res2=$(ls "$RUN_DIR"/spool2/results/*.json)
 check "server and client took part" jqt '[.environment.hosts[].role] |
 	sort == ["client", "controller", "server"]' "$res2"
 check "step complete" jqt '.steps[0].complete_repeats == 1' "$res2"
+
+# --- 3: two servers promote themselves together -----------------------
+netns_spawn srv "$RUN_DIR/srv-a.log" $BB agent --role=server --id srv-a \
+	--wait 2s --suite "$SUITES/quick.suite" --peers 1 --once \
+	--spool "$RUN_DIR/spool3a"
+A=$NETNS_LAST_PID
+netns_spawn ctl "$RUN_DIR/srv-b.log" $BB agent --role=server --id srv-b \
+	--wait 2s --suite "$SUITES/quick.suite" --peers 1 --once \
+	--spool "$RUN_DIR/spool3b"
+B=$NETNS_LAST_PID
+check "both found no controller and took the role" wait_for 20 sh -c \
+	"grep -q 'becomes the controller' '$RUN_DIR/srv-a.log' &&
+	 grep -q 'becomes the controller' '$RUN_DIR/srv-b.log'"
+check "the higher id yields to the lower" wait_for 20 grep -q \
+	"controller srv-a (10.77.0.1:7407) is also running: the lower id leads, this one yields" \
+	"$RUN_DIR/srv-b.log"
+netns_spawn c1 "$RUN_DIR/c1c.log" $BB agent --role=client --once
+wait "$A"
+check_eq "srv-a ran the suite" $? 0
+wait "$B"
+check_eq "srv-b served it and left" $? 0
+res3=$(ls "$RUN_DIR"/spool3a/results/*.json 2>/dev/null)
+check "one result, from srv-a, none from srv-b" sh -c \
+	"test -f '$res3' && ! ls '$RUN_DIR'/spool3b/results/*.json 2>/dev/null"
+check "srv-b is in it as a server, the client took part" jqt \
+	'[.environment.hosts[] | "\(.id) \(.role)"] |
+	 (index("srv-a server+controller") != null) and
+	 (index("srv-b server") != null) and
+	 ([.[] | select(endswith(" client"))] | length == 1)' "$res3"
 tap_done
