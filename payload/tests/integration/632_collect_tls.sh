@@ -97,4 +97,29 @@ check_eq "a pin on http:// is refused before connecting" \
 	t-none - "$PIN" tok 2>"$RUN_DIR/up.err"; echo $?)" 1
 check_eq "only the trusted uploads stored" \
 	"$(ls -A "$D" | sort | tr '\n' ' ')" "t-both.json t-ca.json t-pin.json "
+
+# The agent itself, as on the image: a controller (no clients: its steps
+# are skipped, the result still written) uploads over TLS with the pin
+# and a token file; with a wrong pin it keeps the result in its spool.
+SUITES=$(cd "$(dirname "$0")/suites" && pwd)
+echo tok >"$RUN_DIR/tokfile"
+agent_up() {
+	$BB agent --role=controller --id "$1" --listen 127.0.0.1:$(free_port) \
+		--suite "$SUITES/quick.suite" --peers 0 --wait 1s \
+		--spool "$RUN_DIR/spool-$1" --upload "$U" --pin "$2" \
+		--token-file "$RUN_DIR/tokfile" --upload-deadline 4s \
+		>"$RUN_DIR/agent-$1.out" 2>"$RUN_DIR/agent-$1.log"
+	echo $?
+}
+check_eq "agent upload over TLS with the pin: delivered" \
+	"$(agent_up tls-agent "$PIN")" 0
+res=$(cat "$RUN_DIR/agent-tls-agent.out")
+check "... stored byte for byte" cmp "$res" "$D/$(basename "$res")"
+check_eq "agent with a wrong pin: result kept in the spool (exit 3)" \
+	"$(agent_up tls-wrong "$WRONG")" 3
+check "... its log says why" grep -q "not the pinned one" \
+	"$RUN_DIR/agent-tls-wrong.log"
+check_eq "an agent given a malformed pin stops at once (usage)" \
+	"$($BB agent --role=controller --upload "$U" --pin md5//x \
+	2>/dev/null; echo $?)" 2
 tap_done
