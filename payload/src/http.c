@@ -36,7 +36,8 @@
 #define HTTP_MAX_HEADERS 32
 
 const char *const http_err_names[HTTP_E_N] = {
-	"connect", "read", "write", "timeout", "status", "parse",
+	"connect", "read", "write", "timeout", "status_4xx", "status_5xx",
+	"status_other", "parse",
 };
 
 volatile sig_atomic_t http_stop;
@@ -228,6 +229,24 @@ static void conn_recycle(struct http_conn *c, uint64_t now)
 	conn_open(c, now);
 }
 
+void http_count_response(struct http_thread *th, long st, uint64_t lat)
+{
+	int cls = http_status_class(st);
+
+	th->st.responses++;
+	if (cls < 0) {
+		/* Only correct answers are throughput (and latency): a
+		 * server answering 404 fast must not score. */
+		hist_record(&th->hist, lat);
+		th->st.requests++;
+		return;
+	}
+	th->st.errors[cls]++;
+	if (!th->first_err[0])
+		snprintf(th->first_err, sizeof(th->first_err),
+			 "%s: HTTP %ld", http_err_names[cls], st);
+}
+
 /* One complete response.  Returns 0, or 1 when the connection was
  * replaced (stop reading it). */
 static int conn_response(struct http_conn *c, uint64_t now)
@@ -248,15 +267,8 @@ static int conn_response(struct http_conn *c, uint64_t now)
 	c->responses++;
 	/* Answers after -d are awaited (thread_drain), not counted. */
 	if (!th->draining) {
-		hist_record(&th->hist, now > start ? now - start : 0);
-		th->st.requests++;
-		if (c->parse.status >= 400) {
-			th->st.errors[HTTP_E_STATUS]++;
-			if (!th->first_err[0])
-				snprintf(th->first_err,
-					 sizeof(th->first_err),
-					 "status: HTTP %d", c->parse.status);
-		}
+		http_count_response(th, c->parse.status,
+				    now > start ? now - start : 0);
 	}
 	if (!c->parse.keepalive || !cfg->keepalive) {
 		conn_recycle(c, now);
@@ -760,9 +772,10 @@ static void report_text(const struct http_cfg *cfg,
 	printf("  targets     %u path%s on http://%s\n", cfg->ts.npaths,
 	       cfg->ts.npaths == 1 ? "" : "s", cfg->ts.hosthdr);
 	lg_print_latency(stdout, t->h);
-	printf("  requests    %llu (%.1f/s), %llu sent\n",
+	printf("  requests    %llu (%.1f/s) correct of %llu responses, %llu sent\n",
 	       (unsigned long long)t->st.requests,
 	       elapsed > 0 ? (double)t->st.requests / elapsed : 0,
+	       (unsigned long long)t->st.responses,
 	       (unsigned long long)t->st.sent);
 	printf("  read        %s (%s/s)\n",
 	       fmt_bytes(b1, sizeof(b1), (double)t->st.bytes),
@@ -822,6 +835,7 @@ static int report_results(cJSON *rec, const struct http_total *t)
 	if (!o)
 		return -ENOMEM;
 	cJSON_AddNumberToObject(o, "requests", (double)t->st.requests);
+	cJSON_AddNumberToObject(o, "responses", (double)t->st.responses);
 	cJSON_AddNumberToObject(o, "sent", (double)t->st.sent);
 	cJSON_AddNumberToObject(o, "bytes", (double)t->st.bytes);
 	cJSON_AddNumberToObject(o, "connections", (double)t->st.connections);

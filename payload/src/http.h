@@ -10,7 +10,9 @@ enum http_err {
 	HTTP_E_READ,	/* read error, reset, or closed mid-response */
 	HTTP_E_WRITE,	/* write error */
 	HTTP_E_TIMEOUT,	/* a request unanswered after --timeout */
-	HTTP_E_STATUS,	/* a complete response with status >= 400 */
+	HTTP_E_4XX,	/* a complete response with status 400..499 */
+	HTTP_E_5XX,	/* a complete response with status 500..599 */
+	HTTP_E_STATUS,	/* any other status that is not 2xx/3xx */
 	HTTP_E_PARSE,	/* a malformed response (http_parse) */
 	HTTP_E_N,
 };

@@ -150,16 +150,9 @@ static void done(struct http_conn *c, CURLcode res, uint64_t now)
 	curl_easy_getinfo(c->easy, CURLINFO_NUM_CONNECTS, &nconn);
 	th->st.connections += (uint64_t)nconn;
 	if (res == CURLE_OK) {
-		hist_record(&th->hist, now > c->starts[0] ?
-				       now - c->starts[0] : 0);
-		th->st.requests++;
 		curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &code);
-		if (code >= 400) {
-			th->st.errors[HTTP_E_STATUS]++;
-			if (!th->first_err[0])
-				snprintf(th->first_err, sizeof(th->first_err),
-					 "status: HTTP %ld", code);
-		}
+		http_count_response(th, code, now > c->starts[0] ?
+					      now - c->starts[0] : 0);
 		return;
 	}
 	cls = classify(res);

@@ -59,10 +59,29 @@ struct http_conn {
 	void *easy;			/* curl engine: its CURL handle */
 };
 
+/* requests: successes (2xx/3xx, body complete), the throughput;
+ * responses: every complete response, any status.  Only uint64_t
+ * fields: report_merge() sums them as an array. */
 struct http_stats {
-	uint64_t requests, sent, bytes, connections;
+	uint64_t requests, sent, bytes, connections, responses;
 	uint64_t errors[HTTP_E_N];
 };
+
+/* The error class of a complete response with status st, or -1 when it
+ * is a success (2xx or 3xx). */
+static inline int http_status_class(long st)
+{
+	if (st >= 200 && st < 400)
+		return -1;
+	if (st >= 400 && st < 500)
+		return HTTP_E_4XX;
+	return st >= 500 && st < 600 ? HTTP_E_5XX : HTTP_E_STATUS;
+}
+
+/* Counts one complete response of status st answered after lat ns:
+ * a success enters requests and the histogram, anything else its
+ * error class (and the thread's first error). */
+void http_count_response(struct http_thread *th, long st, uint64_t lat);
 
 struct http_thread {
 	const struct http_cfg *cfg;

@@ -149,6 +149,81 @@ cJSON *result_merge_json(struct result_merge *m)
 	return mo;
 }
 
+/* Each workload's success counter: the one its throughput is. */
+static const struct {
+	const char *workload, *counter;
+} result_succ[] = {
+	{ "http", "requests" },
+	{ "sql", "statements" },
+	{ "smtp", "mails" },
+};
+
+const char *result_success_counter(const char *w)
+{
+	size_t i;
+
+	for (i = 0; w && i < sizeof(result_succ) / sizeof(result_succ[0]);
+	     i++)
+		if (strcmp(result_succ[i].workload, w) == 0)
+			return result_succ[i].counter;
+	return NULL;
+}
+
+double result_error_rate(const char *w, const cJSON *counters,
+			 const cJSON *errors, double *succ, double *fail)
+{
+	const char *sc = result_success_counter(w);
+	const cJSON *x;
+	double s = 0, f = 0;
+
+	if (!sc)
+		return -1;
+	x = cJSON_GetObjectItemCaseSensitive(counters, sc);
+	if (cJSON_IsNumber(x) && x->valuedouble > 0)
+		s = x->valuedouble;
+	cJSON_ArrayForEach(x, errors)
+		if (cJSON_IsNumber(x) && x->valuedouble > 0)
+			f += x->valuedouble;
+	if (succ)
+		*succ = s;
+	if (fail)
+		*fail = f;
+	return s + f > 0 ? f / (s + f) : 0;
+}
+
+int result_repeat_check(struct result_merge *m, cJSON *rep,
+			double max_rate)
+{
+	char why[256];
+	size_t wl = 0;
+	double s, f, e;
+	int i;
+
+	why[0] = 0;
+	for (i = 0; i < m->n; i++) {
+		cJSON *o = m->acc[i].obj;
+
+		e = result_error_rate(m->acc[i].workload,
+			cJSON_GetObjectItemCaseSensitive(o, "counters"),
+			cJSON_GetObjectItemCaseSensitive(o, "errors"), &s, &f);
+		if (!o || e < 0)
+			continue;
+		cJSON_AddNumberToObject(o, "successes", s);
+		cJSON_AddNumberToObject(o, "failures", f);
+		cJSON_AddNumberToObject(o, "error_rate", e);
+		if (max_rate < 0 || e <= max_rate || wl >= sizeof(why) - 1)
+			continue;
+		wl += (size_t)snprintf(why + wl, sizeof(why) - wl, "%s%s: %.0f errors of %.0f attempts (%.2f %%), above %.2f %%",
+				       wl ? "; " : "", m->acc[i].workload, f,
+				       s + f, e * 100, max_rate * 100);
+	}
+	if (!why[0])
+		return 1;
+	cJSON_AddBoolToObject(rep, "invalid", 1);
+	cJSON_AddStringToObject(rep, "invalid_reason", why);
+	return 0;
+}
+
 void result_merge_free(struct result_merge *m)
 {
 	int i;

@@ -55,6 +55,29 @@ void result_merge_hists(struct result_merge *dst,
  * caller owns; NULL when out of memory. */
 cJSON *result_merge_json(struct result_merge *m);
 
+/* The counter of workload w's records that counts successes (its
+ * throughput): "requests" for http, "statements" for sql, "mails" for
+ * smtp; NULL for a workload with no success counter (probe, sample),
+ * which then has no error rate. */
+const char *result_success_counter(const char *w);
+
+/* Error rate over one workload's counters and errors objects (a record's
+ * or a merge's): *succ the success counter, *fail the sum of every error
+ * class.  Returns failures / (successes + failures), 0 when nothing was
+ * attempted, or -1 when w has no success counter. */
+double result_error_rate(const char *w, const cJSON *counters,
+			 const cJSON *errors, double *succ, double *fail);
+
+/* Step validity, before result_merge_json(): adds "successes",
+ * "failures" and "error_rate" to each workload of m that has a success
+ * counter, and when one's error rate exceeds max_rate marks rep
+ * "invalid": true with "invalid_reason" (which workload, how many
+ * errors of how many attempts, the threshold).  max_rate < 0 never
+ * invalidates.  Returns 1 when the repeat is valid, 0 when invalid (it
+ * is kept, like an incomplete repeat, but not averaged into the step). */
+int result_repeat_check(struct result_merge *m, cJSON *rep,
+			double max_rate);
+
 /* Frees every accumulator (m can be initialised again). */
 void result_merge_free(struct result_merge *m);
 

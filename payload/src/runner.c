@@ -1268,6 +1268,9 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 			result_merge_free(&acc);
 			break;
 		}
+		/* Too many errors: kept, not averaged (result.h). */
+		if (result_repeat_check(&acc, ro, st->max_error_rate) == 0)
+			rc = 0;
 		if (rc == 1)
 			result_merge_hists(&all, &acc);
 		mo = result_merge_json(&acc);

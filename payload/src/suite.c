@@ -262,6 +262,7 @@ enum suite_stset {
 	SUITE_SET_DURATION,
 	SUITE_SET_COOLDOWN,
 	SUITE_SET_REPEATS,
+	SUITE_SET_MAXERR,
 	SUITE_NSET,
 };
 
@@ -277,6 +278,8 @@ static void suite_inherit(struct suite *s, struct suite_step *st,
 		st->cooldown_ns = s->cooldown_ns;
 	if (!set[SUITE_SET_REPEATS])
 		st->repeats = s->repeats;
+	if (!set[SUITE_SET_MAXERR])
+		st->max_error_rate = s->max_error_rate;
 }
 
 /* Where a keyword may appear: before the first step, inside a step. */
@@ -448,6 +451,29 @@ static int suite_kw_repeats(struct suite_pctx *c)
 	return rc;
 }
 
+/* max_error_rate R: a fraction 0..1 ("0.01") or a percentage ("1%"). */
+static int suite_kw_maxerr(struct suite_pctx *c)
+{
+	const char *v = c->w[1];
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(v, &end);
+	if (end != v && *end == '%' && end[1] == 0) {
+		x /= 100;
+		end++;
+	}
+	if (errno || end == v || *end || !(x >= 0 && x <= 1))
+		return suite_fail(c->err, c->errlen, c->file, c->line,
+				  "max_error_rate: expected a fraction 0..1 or a percentage like 1%%, got '%s'",
+				  v);
+	*(c->st ? &c->st->max_error_rate : &c->s->max_error_rate) = x;
+	if (c->st)
+		c->stset[c->s->nsteps - 1][SUITE_SET_MAXERR] = 1;
+	return 0;
+}
+
 static int suite_kw_concurrency(struct suite_pctx *c)
 {
 	int k, rc;
@@ -508,6 +534,8 @@ static const struct suite_kw suite_kws[] = {
 	{ "cooldown", SUITE_ANY, 1, 1, "a duration", suite_kw_cooldown },
 	{ "repeats", SUITE_ANY, 1, 1, "a number of repeats",
 	  suite_kw_repeats },
+	{ "max_error_rate", SUITE_ANY, 1, 1, "a fraction or a percentage",
+	  suite_kw_maxerr },
 	{ "concurrency", SUITE_STEP, 0, -1, NULL, suite_kw_concurrency },
 	{ "run", SUITE_STEP, 1, -1, "a workload and its arguments",
 	  suite_kw_run },
@@ -535,11 +563,11 @@ static int suite_line(struct suite_pctx *c)
 	kw = suite_kw_find(key, c->st ? SUITE_STEP : SUITE_TOP);
 	if (!kw && !c->st)
 		return suite_fail(c->err, c->errlen, c->file, c->line,
-				  "expected suite, version, repeats, clients, servers, wait, warmup, duration, cooldown, set or step; got '%s'",
+				  "expected suite, version, repeats, clients, servers, wait, warmup, duration, cooldown, max_error_rate, set or step; got '%s'",
 				  key);
 	if (!kw)
 		return suite_fail(c->err, c->errlen, c->file, c->line,
-				  "expected a step setting (run, concurrency, warmup, duration, cooldown, repeats) or the next step; got '%s'",
+				  "expected a step setting (run, concurrency, warmup, duration, cooldown, repeats, max_error_rate) or the next step; got '%s'",
 				  key);
 	if (kw->shape && (nargs < kw->min ||
 			  (kw->max >= 0 && nargs > kw->max)))
@@ -665,6 +693,7 @@ int suite_parse(const char *text, size_t len, const char *fname,
 	memset(s, 0, sizeof(*s));
 	snprintf(s->file, sizeof(s->file), "%s", fname);
 	s->repeats = 1;
+	s->max_error_rate = 0.01;
 	s->clients = 1;
 	s->servers = 1;
 	s->wait_ns = 120000000000ull;

@@ -23,6 +23,9 @@ struct suite_step {
 	int line;
 	uint64_t warmup_ns, duration_ns, cooldown_ns;
 	unsigned repeats;
+	/* A repeat whose errors exceed this fraction of its attempts is
+	 * invalid (result.h); from max_error_rate, default 0.01. */
+	double max_error_rate;
 	unsigned nconc;			/* 0: once, on client 0 */
 	unsigned conc[SUITE_MAX_CONC];
 	unsigned nruns;
@@ -40,6 +43,7 @@ struct suite {
 	char version[32];
 	char file[256];			/* where it came from */
 	unsigned repeats;		/* default for steps: 1 */
+	double max_error_rate;		/* default for steps: 0.01 */
 	unsigned clients;		/* clients to wait for: 1 */
 	unsigned servers;		/* servers to wait for: 1 */
 	uint64_t wait_ns;		/* how long to wait for them: 120 s */

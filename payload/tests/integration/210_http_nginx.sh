@@ -70,7 +70,7 @@ check_eq "record schema" "$(j "$f" .schema)" "benchboot.workload/1"
 check_eq "record workload" "$(j "$f" .workload)" "http"
 check_eq "record mode" "$(j "$f" .params.mode)" "closed"
 check_eq "record error classes" "$(j "$f" '.errors | keys | join(",")')" \
-	"connect,parse,read,status,timeout,write"
+	"connect,parse,read,status_4xx,status_5xx,status_other,timeout,write"
 check_eq "record histogram shape" \
 	"$(j "$f" '.latency | [.unit, .lowest, .highest, .sub_buckets] |
 		join(",")')" \
@@ -140,14 +140,25 @@ check "HEAD: no bodies read" \
 		'.counters.bytes / .counters.requests | floor')" -lt 1000 ]
 counts head 2 1
 
-# Status >= 400 are counted as such, not as parse errors.
+# Only correct answers are throughput: half the URLs 404, so requests
+# counts the 200s, status_4xx the 404s, and responses both (as nginx).
 run status -t 1 -c 2 -d 1s "$url/missing" "$url/index.html"
 f=$RUN_DIR/status.json
-tenths=$(j "$f" '.errors.status / .counters.requests * 10 | floor')
-check "status: 404s counted (about half: $tenths/10)" \
+tenths=$(j "$f" '.errors.status_4xx / .counters.responses * 10 | floor')
+check "status: 404s counted as status_4xx (about half: $tenths/10)" \
 	[ "$tenths" -ge 4 -a "$tenths" -le 5 ]
+check_eq "status: requests are the 200s only" \
+	"$(j "$f" '.counters.responses - .errors.status_4xx')" \
+	"$(j "$f" .counters.requests)"
+check_eq "status: the histogram holds the 200s only" \
+	"$(j "$f" .latency.count)" "$(j "$f" .counters.requests)"
+check_eq "status: nginx served every request sent" "$NGINX_DELTA" \
+	"$(j "$f" .counters.sent)"
 check_eq "status: no other errors" \
-	"$(j "$f" '.errors.parse + .errors.read + .errors.connect')" 0
+	"$(j "$f" '.errors.parse + .errors.read + .errors.connect +
+		.errors.status_5xx + .errors.status_other')" 0
+check "status: first error names the class" \
+	grep -q '"first_error": *"status_4xx: HTTP 404"' "$f"
 
 # The human summary names what happened.
 out=$($BB http -t 1 -c 2 -d 1s "$url/index.html")

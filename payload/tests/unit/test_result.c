@@ -246,9 +246,90 @@ static void skew_cases(void)
 	cJSON_Delete(doc);
 }
 
+/* Error rates and the validity rule: one repeat of a workload with
+ * requests successes and timeouts errors, checked against max. */
+static void validity_cases(void)
+{
+	static const struct {
+		const char *name, *wl;
+		double ok, errs, max;
+		int valid;
+		double rate;		/* -1: no error_rate field */
+		const char *reason;	/* start of invalid_reason */
+	} c[] = {
+		{ "no errors", "http", 1000, 0, 0.01, 1, 0, NULL },
+		{ "1 % exactly is valid", "http", 990, 10, 0.01, 1, 0.01,
+		  NULL },
+		{ "half 404s invalid", "http", 500, 500, 0.01, 0, 0.5,
+		  "http: 500 errors of 1000 attempts (50.00 %), above 1.00 %" },
+		{ "all timeouts invalid", "http", 0, 64, 0.01, 0, 1,
+		  "http: 64 errors of 64 attempts" },
+		{ "nothing attempted", "http", 0, 0, 0.01, 1, 0, NULL },
+		{ "threshold off", "http", 1, 99, -1, 1, 0.99, NULL },
+		{ "threshold 0: any error", "http", 1000, 1, 0, 0, 1.0 / 1001,
+		  "http: 1 errors of 1001" },
+		{ "no success counter", "probe", 0, 50, 0.01, 1, -1, NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct result_merge m;
+		cJSON *r = rec_new(c[i].wl, 1, c[i].ok, 0, c[i].errs, NULL, 0);
+		cJSON *rep = cJSON_CreateObject(), *mo;
+		const cJSON *why;
+		char err[256];
+		int v;
+
+		result_merge_init(&m);
+		result_merge_record(&m, r, err, sizeof(err));
+		v = result_repeat_check(&m, rep, c[i].max);
+		mo = result_merge_json(&m);
+		tap_ok(v == c[i].valid, "validity: %s: %s", c[i].name,
+		       v ? "valid" : "invalid");
+		tap_ok(!!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+			       rep, "invalid")) == !c[i].valid,
+		       "validity: %s: \"invalid\" only when invalid",
+		       c[i].name);
+		why = cJSON_GetObjectItemCaseSensitive(rep, "invalid_reason");
+		if (!tap_ok(c[i].reason ? cJSON_IsString(why) &&
+			    strncmp(why->valuestring, c[i].reason,
+				    strlen(c[i].reason)) == 0 : !why,
+			    "validity: %s: reason", c[i].name))
+			printf("#   got \"%s\"\n", cJSON_IsString(why) ?
+			       why->valuestring : "(none)");
+		if (c[i].rate < 0) {
+			char path[64];
+
+			snprintf(path, sizeof(path), "%s.error_rate", c[i].wl);
+			tap_ok(num(mo, path) == -1,
+			       "validity: %s: no error_rate", c[i].name);
+		} else {
+			tap_ok(num(mo, "http.error_rate") - c[i].rate < 1e-9 &&
+			       c[i].rate - num(mo, "http.error_rate") < 1e-9,
+			       "validity: %s: error_rate %g", c[i].name,
+			       num(mo, "http.error_rate"));
+			tap_ok(num(mo, "http.successes") == c[i].ok &&
+			       num(mo, "http.failures") == c[i].errs,
+			       "validity: %s: successes and failures",
+			       c[i].name);
+		}
+		result_merge_free(&m);
+		cJSON_Delete(mo);
+		cJSON_Delete(rep);
+		cJSON_Delete(r);
+	}
+	TAP_EQ_STR(result_success_counter("sql"), "statements",
+		   "sql's success counter");
+	TAP_EQ_STR(result_success_counter("smtp"), "mails",
+		   "smtp's success counter");
+	tap_ok(result_success_counter("sample") == NULL,
+	       "sample has no success counter");
+}
+
 int main(void)
 {
 	merge_cases();
+	validity_cases();
 	bad_cases();
 	stats_cases();
 	skew_cases();

@@ -79,7 +79,8 @@ static const struct {
 	  "t.suite:3: clients: expected a whole number 1..4096, got '0'" },
 	{ "clients in step", HEAD "step a\n clients 2\n run http x\n",
 	  "t.suite:4: expected a step setting (run, concurrency, warmup, "
-	  "duration, cooldown, repeats) or the next step; got 'clients'" },
+	  "duration, cooldown, repeats, max_error_rate) or the next step; got "
+	  "'clients'" },
 	{ "servers without number", HEAD "servers\nstep a\n run http x\n",
 	  "t.suite:3: servers: expected 0 or 1" },
 	{ "servers in step", HEAD "step a\n servers 1\n run http x\n",
@@ -127,7 +128,8 @@ static const struct {
 	  "'0'" },
 	{ "concurrency at top", HEAD "concurrency 2\nstep a\n run http x\n",
 	  "t.suite:3: expected suite, version, repeats, clients, servers, "
-	  "wait, warmup, duration, cooldown, set or step; got 'concurrency'" },
+	  "wait, warmup, duration, cooldown, max_error_rate, set or step; "
+	  "got 'concurrency'" },
 	{ "run without workload", HEAD "step a\n run\n",
 	  "t.suite:4: run: expected a workload and its arguments" },
 	{ "run at top", HEAD "run http x\nstep a\n run http x\n",
@@ -147,6 +149,21 @@ static const struct {
 	{ "64 words", HEAD "step a\n run" X64 "\n", NULL },
 	{ "no steps after comments", HEAD "# c\n\n",
 	  "t.suite:5: expected at least one step" },
+	{ "max_error_rate fraction", HEAD "max_error_rate 0.05\nstep a\n"
+	  " run http x\n", NULL },
+	{ "max_error_rate percent in step", HEAD "step a\n max_error_rate 2%\n"
+	  " run http x\n", NULL },
+	{ "max_error_rate above 1", HEAD "max_error_rate 1.5\nstep a\n"
+	  " run http x\n",
+	  "t.suite:3: max_error_rate: expected a fraction 0..1 or a "
+	  "percentage like 1%, got '1.5'" },
+	{ "max_error_rate junk", HEAD "step a\n max_error_rate 1%x\n"
+	  " run http x\n",
+	  "t.suite:4: max_error_rate: expected a fraction 0..1 or a "
+	  "percentage like 1%, got '1%x'" },
+	{ "max_error_rate without value", HEAD "max_error_rate\nstep a\n"
+	  " run http x\n",
+	  "t.suite:3: max_error_rate: expected a fraction or a percentage" },
 };
 
 static const char *lookup(void *ctx, const char *name)
@@ -217,7 +234,22 @@ int main(void)
 	TAP_EQ_INT(s.steps[1].warmup_ns, 1000000000ll, "warmup inherited");
 	TAP_EQ_INT(s.steps[1].nruns, 2, "two run lines");
 	TAP_EQ_STR(s.steps[1].runs[1].argv[0], "smtp", "run workload");
+	TAP_EQ_INT((long long)(s.steps[0].max_error_rate * 1000), 10,
+		   "max_error_rate defaults to 1 %");
 	suite_free(&s);
+	{
+		const char *t = HEAD "max_error_rate 5%\nstep a\n run http x\n"
+				"step b\n max_error_rate 0\n run http y\n";
+
+		rc = suite_parse(t, strlen(t), "t.suite", &s, err,
+				 sizeof(err));
+		TAP_EQ_INT(rc, 0, "max_error_rate suite parses");
+		TAP_EQ_INT((long long)(s.steps[0].max_error_rate * 1000 + 0.5),
+			   50, "max_error_rate 5% inherited as 0.05");
+		TAP_EQ_INT((long long)(s.steps[1].max_error_rate * 1000), 0,
+			   "max_error_rate 0 in a step overrides");
+		suite_free(&s);
+	}
 
 	/* Expansion. */
 	rc = suite_expand("http://{server}:80/d{00..99}?c={conc}", out,
