@@ -11,6 +11,7 @@
 
 #include "hist.h"
 #include "report.h"
+#include "result.h"
 #include "rstats.h"
 #include "util.h"
 
@@ -332,7 +333,7 @@ static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
 		    struct report_step *s, struct series_acc *sa,
 		    struct ops_acc *oa)
 {
-	const cJSON *cl, *c, *recs, *r, *mo, *w, *cmp;
+	const cJSON *cl, *c, *recs, *r, *mo, *w, *cmp, *inv;
 	char p[VP];
 	int i, j, complete;
 
@@ -367,14 +368,22 @@ static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
 				vops(v, rec, rp2, oa);
 		}
 	}
+	inv = vget(v, rp, path, "invalid", 'b', 1);
+	if (inv && cJSON_IsTrue(inv)) {
+		const cJSON *why = vget(v, rp, path, "invalid_reason", 's', 1);
+
+		if (s->invalid++ == 0 && why)
+			s->invalid_reason = why->valuestring;
+	}
 	if (!complete)
 		return;
-	/* Error counts of the complete repeats, per workload. */
+	/* Error counts and rates of the complete repeats, per workload. */
 	mo = vget(v, rp, path, "merged", 'o', 1);
 	cJSON_ArrayForEach(w, mo) {
 		const cJSON *er = cJSON_GetObjectItemCaseSensitive(w,
 								   "errors");
 		const cJSON *e;
+		double sc, fl;
 
 		for (i = 0; i < s->nwl; i++)
 			if (strcmp(s->wl[i].name, w->string) == 0)
@@ -384,7 +393,33 @@ static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
 		cJSON_ArrayForEach(e, er)
 			if (cJSON_IsNumber(e))
 				s->wl[i].errors += e->valuedouble;
+		if (result_error_rate(w->string,
+				      cJSON_GetObjectItemCaseSensitive(
+					      w, "counters"), er, &sc, &fl) < 0)
+			continue;
+		s->wl[i].has_rate = 1;
+		s->wl[i].succ += sc;
+		s->wl[i].fail += fl;
 	}
+}
+
+double report_wl_error_rate(const struct report_wl *w)
+{
+	if (!w->has_rate)
+		return -1;
+	return w->succ + w->fail > 0 ? w->fail / (w->succ + w->fail) : 0;
+}
+
+const char *report_step_flag(const struct report_step *s)
+{
+	int i;
+
+	if (s->invalid)
+		return "INVALID";
+	for (i = 0; i < s->nwl; i++)
+		if (s->wl[i].errors > 0)
+			return "errors";
+	return "";
 }
 
 /* One workload's figures in a step's "stats" (q is its path).  Returns
@@ -973,6 +1008,42 @@ const struct report_step *report_at(const struct report_res *r,
 	return NULL;
 }
 
+/* The error-rate and flag cells of one result's row (throughput table). */
+static void report_err_cells(FILE *out, const struct report_step *st,
+			     const struct report_wl *w)
+{
+	double e = w ? report_wl_error_rate(w) : -1;
+	char b[32];
+
+	if (e < 0)
+		snprintf(b, sizeof(b), "-");
+	else
+		snprintf(b, sizeof(b), e > 0 && e < 0.0001 ? "%.4f" : "%.2f",
+			 e * 100);
+	fprintf(out, "  %6s  %-7s", b,
+		st && !st->skipped ? report_step_flag(st) : "");
+}
+
+/* Under a throughput table: every step of k with an invalid repeat, why
+ * (the first reason), and that it is not averaged. */
+static void report_invalid_notes(FILE *out, struct report_res *rs, int n,
+				 const struct report_key *k)
+{
+	int i, s;
+
+	for (i = 0; i < n; i++)
+		for (s = 0; s < rs[i].nsteps; s++) {
+			const struct report_step *st = &rs[i].steps[s];
+
+			if (strcmp(st->step, k->step) != 0 || !st->invalid)
+				continue;
+			fprintf(out, "  %c: %s: %d of %d repeat(s) invalid, not averaged: %s\n",
+				report_letter(i), st->name, st->invalid,
+				st->repeats, st->invalid_reason ?
+				st->invalid_reason : "?");
+		}
+}
+
 /* One figure table: rows = concurrency, per result the figure, and for
  * every result after the first its ratio to the first and significance. */
 static void report_fig_table(FILE *out, struct report_res *rs, int n,
@@ -992,6 +1063,8 @@ static void report_fig_table(FILE *out, struct report_res *rs, int n,
 			 p99 ? "p99 ms" : "per s");
 		fputs("  ", out);
 		report_cell(out, h, 24, 1);
+		if (!p99)
+			fprintf(out, "  %6s  %-7s", "err %", "flag");
 		if (i > 0) {
 			snprintf(h, sizeof(h), "%c/A", report_letter(i));
 			fputs("  ", out);
@@ -1023,6 +1096,8 @@ static void report_fig_table(FILE *out, struct report_res *rs, int n,
 				snprintf(b, sizeof(b), "-");
 			fputs("  ", out);
 			report_cell(out, b, 24, 1);
+			if (!p99)
+				report_err_cells(out, st, w);
 			if (i == 0) {
 				base = w;
 				continue;
@@ -1241,6 +1316,7 @@ int report_text(FILE *out, struct report_res *rs, int n)
 	nk = report_keys(rs, n, k, 128);
 	for (j = 0; j < nk; j++) {
 		report_fig_table(out, rs, n, &k[j], 0);
+		report_invalid_notes(out, rs, n, &k[j]);
 		report_fig_table(out, rs, n, &k[j], 1);
 	}
 	for (i = 0; i < n; i++)

@@ -39,6 +39,11 @@ struct report_wl {
 	struct report_stat thr;	/* METRIC_per_s */
 	struct report_stat p50, p99;	/* ns */
 	double errors;		/* every error class, complete repeats */
+	/* Successes and failures (every error class) over the complete
+	 * repeats, invalid ones included (result_error_rate()); has_rate
+	 * is 0 for a workload without a success counter. */
+	double succ, fail;
+	int has_rate;
 };
 
 /* One step entry (one concurrency value). */
@@ -48,6 +53,8 @@ struct report_step {
 	int conc;		/* 0: no sweep */
 	const char *skipped;	/* reason, or NULL */
 	int repeats, complete;
+	int invalid;		/* repeats over the error threshold */
+	const char *invalid_reason;	/* the first one's; into the doc */
 	double warmup_s, duration_s;
 	int nwl;
 	struct report_wl wl[REPORT_MAX_WL];
@@ -112,6 +119,14 @@ int report_find_step(const struct report_res *r, const char *name);
 /* The workload in s with this name, or NULL. */
 const struct report_wl *report_find_wl(const struct report_step *s,
 				       const char *wl);
+
+/* w's error rate over the step's complete repeats (failures /
+ * attempts), 0 when nothing was attempted, -1 when w has none. */
+double report_wl_error_rate(const struct report_wl *w);
+
+/* A step's flag for the tables: "INVALID" when a repeat was over the
+ * error threshold, "errors" when any workload had an error, else "". */
+const char *report_step_flag(const struct report_step *s);
 
 /* One (step, workload) pair of the results. */
 struct report_key {

@@ -397,6 +397,35 @@ static void html_fill_lines(struct report_res *rs, int n,
 	}
 }
 
+/* A result's error rate and flag cells: the flag (INVALID: a repeat
+ * over the error threshold, not averaged, with its reason as the
+ * cell's title; errors: some errors) is styled to stand out. */
+static void html_err_cells(FILE *f, const struct report_step *st,
+			   const struct report_wl *w)
+{
+	double e = w ? report_wl_error_rate(w) : -1;
+	const char *flag = st && !st->skipped ? report_step_flag(st) : "";
+
+	if (e < 0)
+		fputs("<td>-</td>", f);
+	else
+		fprintf(f, e > 0 && e < 0.0001 ? "<td>%.4f</td>" :
+			"<td>%.2f</td>", e * 100);
+	if (!flag[0]) {
+		fputs("<td></td>", f);
+		return;
+	}
+	fprintf(f, "<td class=\"flag\" title=\"");
+	if (st->invalid) {
+		fprintf(f, "%d of %d repeat(s) not averaged: ", st->invalid,
+			st->repeats);
+		html_esc(f, st->invalid_reason ? st->invalid_reason : "?");
+	} else {
+		fputs("errors in the complete repeats", f);
+	}
+	fprintf(f, "\">%s</td>", flag);
+}
+
 /* The figures as a table under the charts: value per result, ratio to A
  * and significance. */
 static void html_fig_table(FILE *f, struct report_res *rs, int n,
@@ -408,7 +437,9 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 	for (i = 0; i < n; i++) {
 		fprintf(f, "<th>%c ", html_letter(i));
 		html_esc(f, k->metric);
-		fprintf(f, "/s</th><th>%c p99 ms</th>", html_letter(i));
+		fprintf(f, "/s</th><th>%c p99 ms</th><th>%c err %%</th>"
+			"<th>%c flag</th>", html_letter(i), html_letter(i),
+			html_letter(i));
 		if (i > 0)
 			fprintf(f, "<th>%c/A rate</th><th>sig</th><th>%c/A "
 				"p99</th><th>sig</th>", html_letter(i),
@@ -443,6 +474,7 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 				else
 					fputs("<td>-</td>", f);
 			}
+			html_err_cells(f, st, w);
 			if (i == 0)
 				continue;
 			for (p = 0; p < 2; p++) {
@@ -754,6 +786,43 @@ static void html_sampler(FILE *f, struct report_res *r, int idx)
 	free(pt);
 }
 
+/* Under the probe chart: per step and result, the std-dev %, the loss
+ * % and the seconds they cover. */
+static void html_probe_table(FILE *f, struct report_res *rs, int n,
+			     const char *const *groups, int ng)
+{
+	char a[32], b[32];
+	int g, i, s;
+
+	fputs("<table class=\"fig\"><tr><th>step</th>", f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "<th>%c stddev %%</th><th>%c lost %%</th>"
+			"<th>%c seconds</th>", html_letter(i), html_letter(i),
+			html_letter(i));
+	fputs("</tr>\n", f);
+	for (g = 0; g < ng; g++) {
+		fputs("<tr><td>", f);
+		html_esc(f, groups[g]);
+		fputs("</td>", f);
+		for (i = 0; i < n; i++) {
+			const struct report_step *st;
+
+			s = report_find_step(&rs[i], groups[g]);
+			st = s >= 0 ? &rs[i].steps[s] : NULL;
+			if (!st || !st->pb_seconds) {
+				fputs("<td>-</td><td>-</td><td>-</td>", f);
+				continue;
+			}
+			html_num(a, sizeof(a), st->pb_stddev_pct);
+			html_num(b, sizeof(b), st->pb_lost_pct);
+			fprintf(f, "<td>%s</td><td>%s</td><td>%d</td>", a, b,
+				st->pb_seconds);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 static void html_probe(FILE *f, struct report_res *rs, int n)
 {
 	const char *groups[256], *labels[HTML_MAXSER];
@@ -784,13 +853,17 @@ static void html_probe(FILE *f, struct report_res *rs, int n)
 		for (g = 0; g < ng; g++) {
 			s = report_find_step(&rs[i], groups[g]);
 			if (s >= 0 && rs[i].steps[s].pb_seconds)
-				v[g * ns + i] = rs[i].steps[s].pb_lost_pct;
+				v[g * ns + i] =
+					rs[i].steps[s].pb_stddev_pct;
 		}
 	}
-	fputs("<h2>Fairness probe: work lost per step (N&amp;K)</h2>\n", f);
-	html_bar_chart(f, "probe", "probe: units lost, % of ideal",
-		       "lost %", groups, ng, labels, ns, v, 0);
+	/* N&K charted the standard deviation from the ideal share, not the
+	 * loss: the table under it has both. */
+	fputs("<h2>Fairness probe: standard deviation from the ideal per step (N&amp;K)</h2>\n", f);
+	html_bar_chart(f, "probe", "probe: std-dev from ideal, %",
+		       "stddev %", groups, ng, labels, ns, v, 0);
 	free(v);
+	html_probe_table(f, rs, ns, groups, ng);
 }
 
 /* Host fields shown in their own column; any other scalar field (a newer
@@ -958,6 +1031,7 @@ static const char html_css[] =
 "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;"
 "vertical-align:top}th{background:#f3f3f3}"
 "table.env td{text-align:left}tr.lost{color:#b00}"
+"td.flag{color:#b00;font-weight:bold}"
 ".s2{color:#b00;font-weight:bold}.s0{color:#888}"
 ".row,.grid{display:flex;flex-wrap:wrap;gap:8px}"
 "figure{margin:0}figcaption{font-size:.75em;color:#666}"

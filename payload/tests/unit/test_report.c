@@ -497,6 +497,67 @@ static void test_union(const char *text, size_t len, struct report_res *a)
 	cJSON_Delete(d);
 }
 
+/* Errors and an invalid repeat planted in http-static/c4: its error
+ * rate and flag appear in the text and the page, with the reason; a step
+ * without errors has a 0.00 rate and no flag. */
+static void test_errors(const char *text, size_t len)
+{
+	cJSON *d = cJSON_ParseWithLength(text, len), *so, *rp, *er;
+	struct report_res r;
+	char err[512], *out, *t, *h;
+	const struct report_step *st;
+
+	cJSON_ArrayForEach(so, cJSON_GetObjectItem(d, "steps")) {
+		if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(so,
+				"name")), "http-static/c4") != 0)
+			continue;
+		rp = cJSON_GetArrayItem(cJSON_GetObjectItem(so, "repeats"), 0);
+		er = cJSON_GetObjectItem(cJSON_GetObjectItem(
+			cJSON_GetObjectItem(rp, "merged"), "http"), "errors");
+		/* As many 404s as successes in the first repeat. */
+		cJSON_AddNumberToObject(er, "status_4xx", cJSON_GetNumberValue(
+			cJSON_GetObjectItem(cJSON_GetObjectItem(
+				cJSON_GetObjectItem(cJSON_GetObjectItem(rp,
+				"merged"), "http"), "counters"), "requests")));
+		cJSON_AddBoolToObject(rp, "invalid", 1);
+		cJSON_AddStringToObject(rp, "invalid_reason",
+					"http: planted <errors>");
+	}
+	out = cJSON_PrintUnformatted(d);
+	if (report_parse(out, strlen(out), "e.json", &r, err,
+			 sizeof(err)) != 0) {
+		tap_ok(0, "errors planted: accepted: %s", err);
+	} else {
+		st = report_at(&r, "http-static", 4);
+		tap_ok(st && st->invalid == 1 &&
+		       strcmp(report_step_flag(st), "INVALID") == 0,
+		       "errors: one invalid repeat, flagged INVALID");
+		tap_ok(st && report_wl_error_rate(&st->wl[0]) > 0.1 &&
+		       report_wl_error_rate(&st->wl[0]) < 0.5,
+		       "errors: error rate over the step's repeats (%g)",
+		       st ? report_wl_error_rate(&st->wl[0]) : -1);
+		st = report_at(&r, "http-static", 2);
+		tap_ok(st && report_wl_error_rate(&st->wl[0]) == 0 &&
+		       !report_step_flag(st)[0],
+		       "errors: a clean step has rate 0 and no flag");
+		t = render(report_text, &r, 1);
+		h = render(report_html, &r, 1);
+		tap_ok(t && strstr(t, "err %") && strstr(t, "INVALID") &&
+		       strstr(t, "A: http-static/c4: 1 of 3 repeat(s) invalid, "
+			      "not averaged: http: planted <errors>"),
+		       "text: error column, flag and the reason");
+		tap_ok(h && strstr(h, "A err %") &&
+		       strstr(h, "class=\"flag\"") &&
+		       strstr(h, "planted &lt;errors&gt;\">INVALID</td>"),
+		       "html: error column, flag and the escaped reason");
+		free(t);
+		free(h);
+		report_free(&r);
+	}
+	free(out);
+	cJSON_Delete(d);
+}
+
 int main(void)
 {
 	struct report_res rs[2], x;
@@ -530,6 +591,7 @@ int main(void)
 	}
 	test_env_more(text, len);
 	test_hostile(text, len);
+	test_errors(text, len);
 	if (rs[0].doc)
 		test_union(text, len, &rs[0]);
 	test_damages(text, len);
