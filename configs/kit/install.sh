@@ -310,7 +310,8 @@ pfc() { postconf ${PFCONF:+-c "$PFCONF"} "$@"; }
 
 # pf_add KEY VALUE: VALUE added to a list parameter unless it is there.
 pf_add() {
-	cur=$(pfc -h "$1")
+	# -n: only what main.cf sets, not Postfix's built-in default.
+	cur=$(pfc -n -h "$1")
 	case ", $cur, " in
 	*", $2, "* | *" $2 "*) ;;
 	", , ") pfc -e "$1=$2" ;;

@@ -1,0 +1,212 @@
+#!/bin/sh
+# 680_kit_target.sh: a server we did not build, measured.  In network
+# namespaces, the server namespace runs the host's own Debian Apache,
+# MariaDB and Postfix, started as a stock system would (a main config
+# that includes sites, an empty database, a Postfix with no domains),
+# provisioned only by the server kit (configs/kit/install.sh) and with no
+# benchboot agent there.  Two client agents and a controller run the smoke
+# suite (shortened) against it with --set server=ADDR; every step must
+# have throughput and no errors.  `benchboot ident` must name the real
+# software and versions, and the kit's own check must pass.  Relayed mail
+# goes to a smtp-sink on a client.  docs/own-server.md.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/servers.sh"
+. "$(dirname "$0")/../lib/netns.sh"
+BB=$BENCHBOOT
+TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+KIT=$TOP/configs/kit/install.sh
+SRV=10.78.0.1
+jqt() { jq -e "$@" >/dev/null; }
+
+if [ -n "${TARGET_RUN:-}" ]; then
+	skip "agents under $TARGET_RUN cannot exec their workloads"
+	tap_done
+	exit 0
+fi
+if ! netns_available; then
+	skip "network namespaces need root"
+	tap_done
+	exit 0
+fi
+for p in apache2 mariadbd postfix perl; do
+	if ! command -v $p >/dev/null 2>&1 &&
+		! [ -x /usr/sbin/$p ]; then
+		skip "no $p on this host (apt-get install apache2 mariadb-server postfix)"
+		tap_done
+		exit 0
+	fi
+done
+D=$RUN_DIR/target
+PF=$D/postfix
+cleanup() {
+	postfix -c "$PF" abort >/dev/null 2>&1
+	netns_cleanup
+	servers_stop
+}
+trap cleanup EXIT
+
+netns_hub || { not_ok "hub namespace"; tap_done; exit 1; }
+netns_add srv $SRV && netns_add ctl 10.78.0.2 &&
+	netns_add c1 10.78.0.11 && netns_add c2 10.78.0.12
+ok "namespaces srv, ctl, c1, c2 on one bridge"
+
+# --- a stock system: the daemons' own defaults, nothing of the suite's.
+mkdir -p "$D/apache/sites" "$D/mariadb" "$PF/queue" "$PF/data"
+cat >"$D/apache/apache2.conf" <<CONF
+# A stock Apache's shape: modules, the MPM, and an Include of sites.
+ServerName kit-target
+Listen $SRV:80
+PidFile $D/apache/apache2.pid
+DefaultRuntimeDir $D/apache
+ErrorLog $D/apache/error.log
+User www-data
+Group www-data
+LoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so
+LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so
+LoadModule mime_module /usr/lib/apache2/modules/mod_mime.so
+LoadModule dir_module /usr/lib/apache2/modules/mod_dir.so
+LoadModule alias_module /usr/lib/apache2/modules/mod_alias.so
+LoadModule cgid_module /usr/lib/apache2/modules/mod_cgid.so
+ScriptSock $D/apache/cgisock
+TypesConfig /etc/mime.types
+IncludeOptional $D/apache/sites/*.conf
+CONF
+# Debian's own master.cf, unchrooted (the chroot would need a copy of
+# /etc in the queue); a main.cf with no domains.
+awk '/^[a-z0-9]/ && NF >= 8 { $5 = "n" } { print }' /etc/postfix/master.cf \
+	>"$PF/master.cf"
+cat >"$PF/main.cf" <<CF
+compatibility_level = 3.6
+queue_directory = $PF/queue
+data_directory = $PF/data
+meta_directory = /etc/postfix
+mail_owner = postfix
+setgid_group = postdrop
+myhostname = kit-target.example
+mydestination =
+inet_interfaces = $SRV
+inet_protocols = ipv4
+mynetworks = 127.0.0.0/8
+alias_maps =
+alias_database =
+smtpd_tls_security_level = none
+smtp_tls_security_level = none
+maillog_file = $PF/maillog
+maillog_file_prefixes = $PF
+CF
+chown postfix "$PF/data"
+mariadb-install-db --no-defaults --user=root --datadir="$D/mariadb/data" \
+	--auth-root-authentication-method=normal --skip-test-db \
+	>"$D/mariadb/install.log" 2>&1
+netns_spawn srv "$D/mariadb/stdout.log" mariadbd --no-defaults --user=root \
+	--datadir="$D/mariadb/data" --socket="$D/mariadb/sock" --port=3306 \
+	--bind-address=$SRV --pid-file="$D/mariadb/pid" \
+	--log-error="$D/mariadb/error.log" --skip-log-bin \
+	--innodb-buffer-pool-size=64M --innodb-flush-log-at-trx-commit=2
+SQLADMIN="mariadb --no-defaults --socket=$D/mariadb/sock -uroot"
+check "stock MariaDB up (no bench account yet)" wait_for 60 \
+	$SQLADMIN -e 'SELECT 1'
+check "no bench account before the kit" sh -c \
+	"! mariadb --no-defaults -h $SRV -ubench -pbench -e 'SELECT 1' 2>/dev/null"
+
+# --- the relay's sink on a client: relayed mail leaves the server.
+mkdir -p "$RUN_DIR/sunk"
+netns_spawn c1 "$RUN_DIR/sink.log" $BB smtp-sink --json --store \
+	"$RUN_DIR/sunk" 10.78.0.11:2525
+
+# --- the kit provisions it (files only; the test starts the servers as
+# an admin's service manager would).
+# Every path private: the kit must not touch the host's /etc or /srv.
+set -- --web apache --sql mariadb --mta postfix --docroot "$D/www" \
+	--cgi-dir "$D/cgi-bin" --site "$D/apache/sites/benchboot.conf" \
+	--sql-admin "$SQLADMIN" --sql-cnf "$D/mariadb/99-benchboot.cnf" \
+	--postfix-conf "$PF" --mail-dir "$D/mail" --relay 10.78.0.11:2525 \
+	--host $SRV
+etc_sum() { cat /etc/postfix/main.cf /etc/apache2/sites-*/* 2>/dev/null | cksum; }
+etc_before=$(etc_sum)
+check "the kit provisions (--no-enable)" netns_exec srv sh "$KIT" "$@" \
+	--no-enable >"$D/kit-install.log" 2>&1
+sed 's/^/#   /' "$D/kit-install.log"
+check_eq "the host's /etc/postfix and /etc/apache2 untouched" "$(etc_sum)" \
+	"$etc_before"
+check "page written, 4050 bytes" test "$(wc -c <"$D/www/index.html")" = 4050
+check "facts file written" jqt '.cgi.hello == "sh" and .sql.version != ""' \
+	"$D/www/benchboot-kit.json"
+netns_spawn srv "$D/apache/stdout.log" apache2 -f "$D/apache/apache2.conf" \
+	-DFOREGROUND
+check "Apache serves the kit's site" wait_for 20 netns_exec srv \
+	curl -sf -o /dev/null http://$SRV/index.html
+netns_exec srv postfix -c "$PF" start >"$D/postfix-start.log" 2>&1
+check "Postfix listens on $SRV:25" wait_for 20 netns_exec srv \
+	sh -c "ss -Htln 'sport = :25' | grep -q ."
+check "the kit's own check passes" netns_exec srv sh "$KIT" "$@" \
+	--check-only >"$D/kit-check.log" 2>&1
+sed 's/^/#   /' "$D/kit-check.log"
+check "CGI kinds answer: sh and perl" sh -c "grep -q 'hello-sh (sh)' \
+	'$D/kit-check.log' && grep -q 'hello-perl (perl)' '$D/kit-check.log'"
+
+# --- ident: what the server is, seen from a client.
+if $BB help | grep -q '^  ident '; then
+	netns_exec c2 $BB ident $SRV --sql-user bench --sql-password bench \
+		--json >"$RUN_DIR/ident.json" 2>"$RUN_DIR/ident.err"
+	check "ident exits 0" test $? = 0
+	sed 's/^/#   /' "$RUN_DIR/ident.json" "$RUN_DIR/ident.err" | head -40
+	apv=$(apache2 -v | sed -n 's/^Server version: \([^ ]*\).*/\1/p')
+	check_eq "HTTP Server header names Apache's version" \
+		"$(jq -r '.http.server' "$RUN_DIR/ident.json" | cut -d' ' -f1)" "$apv"
+	mdv=$(mariadbd --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p')
+	check_eq "SELECT VERSION() is mariadbd --version's" \
+		"$(jq -r '.sql.version' "$RUN_DIR/ident.json")" "$mdv"
+	check "@@version_compile_os is there" jqt '.sql.version_compile_os |
+		length > 0' "$RUN_DIR/ident.json"
+	check_eq "the SMTP banner names Postfix" "$(jq -r '.smtp.banner' \
+		"$RUN_DIR/ident.json" | sed -n 's/.* ESMTP \(Postfix\).*/\1/p')" \
+		Postfix
+	check_eq "the kit's facts name Postfix's mail_version" "$(jq -r \
+		'.kit.mail.version' "$RUN_DIR/ident.json")" \
+		"$(postconf -h mail_version)"
+	check "EHLO extensions listed (PIPELINING)" jqt '.smtp.ehlo |
+		index("PIPELINING") != null' "$RUN_DIR/ident.json"
+	check_eq "the CGI's kind" "$(jq -r '.http.cgi' "$RUN_DIR/ident.json")" sh
+	check_eq "the server's MAC from the neighbour table" \
+		"$(jq -r '.net.mac' "$RUN_DIR/ident.json")" 52:54:00:bb:00:01
+	check "TCP facts: MSS > 0" jqt '.net.tcp.snd_mss > 0' \
+		"$RUN_DIR/ident.json"
+else
+	skip "this binary has no ident"
+fi
+
+# --- the suite: smoke's steps, short, against the kit-provisioned host.
+sed -e 's/^servers .*/servers 0/' -e 's/^wait .*/wait 30s/' \
+	-e 's/^warmup .*/warmup 300ms/' -e 's/^duration .*/duration 2s/' \
+	-e 's/^cooldown .*/cooldown 200ms/' -e 's/^\(\tduration\) .*/\1 2s/' \
+	"$TOP/configs/suite/smoke.suite" >"$RUN_DIR/kit.suite"
+netns_spawn c1 "$RUN_DIR/c1.log" $BB agent --role=client \
+	--controller 10.78.0.2 --once
+netns_spawn c2 "$RUN_DIR/c2.log" $BB agent --role=client \
+	--controller 10.78.0.2 --once
+start=$(date +%s)
+netns_exec ctl $BB agent --role=controller --id ctl-kit \
+	--listen 10.78.0.2:7407 --suite "$RUN_DIR/kit.suite" \
+	--set server=$SRV --spool "$RUN_DIR/spool" --wait 30s \
+	>"$RUN_DIR/ctl.out" 2>"$RUN_DIR/ctl.log"
+rc=$?
+diag "controller finished in $(($(date +%s) - start)) s"
+check_eq "controller exit status" "$rc" 0
+[ $rc = 0 ] || tail -30 "$RUN_DIR/ctl.log" | sed 's/^/#   /'
+res=$(cat "$RUN_DIR/ctl.out")
+check "result written: $res" test -s "$res"
+check_eq "no server agent: hosts are the controller and two clients" \
+	"$(jq '.environment.hosts | length' "$res")" 3
+for s in http-static http-tree http-cgi sql-ops sql-mix smtp-in smtp-relay \
+	combined; do
+	check "$s: complete, throughput > 0, no errors" jqt --arg s "$s" '
+	[.steps[] | select(.name | startswith($s + "/") or . == $s)][0] |
+	.complete_repeats == 1 and
+	([.repeats[0].merged[] | .counters | (.requests // .statements //
+	  .mails // .ops // 0)] | add) > 0 and
+	([.repeats[0].merged[] | .errors // {} | .[]] | add // 0) == 0' "$res"
+done
+check "relayed mail reached the client's sink" test \
+	"$(find "$RUN_DIR/sunk" -type f | wc -l)" -gt 0
+tap_done
