@@ -347,7 +347,10 @@ static int agent_server_or_controller(struct agent_opts *o)
 int agent_main(int argc, char **argv)
 {
 	struct agent_opts o = {
+		/* Transient upload failures are retried for an hour, then
+		 * the result waits in the spool for the next start. */
 		.r = { .peers = -1, .wait_ns = -1, .upload_timeout_s = 30,
+		       .upload_deadline_ns = 3600000000000ll,
 		       .procs = SERIES_SAMPLE_PROCS },
 	};
 	struct sigaction sa = { .sa_handler = agent_on_signal };

@@ -24,6 +24,7 @@ static const char *const ctl_names[] = {
 	[CTL_RUN] = "run", [CTL_RESULT] = "result", [CTL_SERIES] = "series",
 	[CTL_ABORT] = "abort", [CTL_DONE] = "done", [CTL_AUTH] = "auth",
 	[CTL_CHALLENGE] = "challenge", [CTL_PROOF] = "proof",
+	[CTL_CLOCK] = "clock",
 };
 #define CTL_NTYPES (sizeof(ctl_names) / sizeof(ctl_names[0]))
 
@@ -291,6 +292,8 @@ static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 	case CTL_CHALLENGE:
 	case CTL_PROOF:
 		return ctl_check_auth(m, err, errlen);
+	case CTL_CLOCK:
+		return ctl_get_str(m->json, "step", &m->step, 32, err, errlen);
 	}
 	return util_fail(err, errlen, -EINVAL, "unknown type");
 }
@@ -375,15 +378,35 @@ cJSON *ctl_msg_new(enum ctl_type t)
 	return o;
 }
 
+/* Liveness without messages: TCP keepalive probes after CTL_KEEPIDLE_S
+ * of silence, CTL_KEEPCNT of them CTL_KEEPINTVL_S apart, and at most
+ * CTL_USER_TIMEOUT_MS for sent data to be acknowledged.  A peer that
+ * vanishes without a FIN (power cut, cable pulled) is noticed within
+ * 3 + 3 * 2 = 9 s when the line is silent, and within 6 s of the first
+ * unacknowledged message otherwise (the controller probes clocks every
+ * 5 s during a step): 12 s at worst (docs/protocol.md).  Not a socket (tests
+ * feed pipes): the calls fail and change nothing. */
+static void ctl_liveness(int fd)
+{
+	int one = 1, idle = CTL_KEEPIDLE_S, intvl = CTL_KEEPINTVL_S,
+	    cnt = CTL_KEEPCNT;
+	unsigned int uto = CTL_USER_TIMEOUT_MS;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &uto, sizeof(uto));
+}
+
 void ctl_conn_init(struct ctl_conn *c, int fd)
 {
-	int one = 1;
-
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
 	if (fd >= 0) {
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		ctl_liveness(fd);
 	}
 }
 

@@ -15,6 +15,14 @@
 /* Largest message (one line, without its newline).  A longer line closes
  * the connection: a peer that sends one is broken or hostile. */
 #define CTL_MAX_MSG (1u << 20)
+/* Liveness of a silent connection (ctl_conn_init): keepalive probes and
+ * the unacknowledged-data limit bound how long a vanished peer goes
+ * unnoticed to CTL_DEAD_S. */
+#define CTL_KEEPIDLE_S 3
+#define CTL_KEEPINTVL_S 2
+#define CTL_KEEPCNT 3
+#define CTL_USER_TIMEOUT_MS 6000
+#define CTL_DEAD_S 12
 
 enum ctl_type {
 	CTL_HELLO = 1,	/* agent -> controller: who I am */
@@ -29,6 +37,7 @@ enum ctl_type {
 	CTL_AUTH,	/* agent -> controller: keyed lab, my nonce */
 	CTL_CHALLENGE,	/* controller -> agent: my nonce, my proof */
 	CTL_PROOF,	/* agent -> controller: my proof */
+	CTL_CLOCK,	/* agent -> controller: my wall clock stepped */
 };
 
 /* A parsed, validated message.  json is the whole object (owned: free it
@@ -38,7 +47,8 @@ struct ctl_msg {
 	cJSON *json;
 	const char *id;		/* hello: agent id */
 	const char *role;	/* hello: client, server or controller */
-	const char *step;	/* run, result, abort: step key */
+	const char *step;	/* run, result, abort: step key; clock: the
+				 * step, "forward:1.234s" */
 	uint64_t seq;		/* time_req, time_resp */
 	int64_t t1, t2, t3;	/* time_req (t1), time_resp (t1..t3) */
 	int64_t start_at;	/* run: agent-clock CLOCK_REALTIME ns */
@@ -94,7 +104,9 @@ struct ctl_conn {
 	void *auth_ctx;
 };
 
-/* Initialises c around fd (made non-blocking, TCP_NODELAY); c owns fd. */
+/* Initialises c around fd (made non-blocking, TCP_NODELAY, keepalive and
+ * a user timeout so a vanished peer is noticed within CTL_DEAD_S); c owns
+ * fd. */
 void ctl_conn_init(struct ctl_conn *c, int fd);
 
 /* Closes the socket and frees the buffers; c can be re-initialised. */

@@ -84,6 +84,7 @@ struct runner {
 	uint64_t malformed;
 	struct spool_dest dest;	/* where results go, how it is trusted */
 	uint64_t next_look;	/* local server: next look for a leader */
+	struct util_clockwatch clock;	/* wall-clock steps, as events */
 	int yielding;		/* one was found: give up the role */
 	unsigned nevents;	/* including those past RUNNER_MAX_EVENTS */
 	/* For the status line: repeats done and planned, and the planned
@@ -415,6 +416,10 @@ static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
 	case CTL_SERIES:
 		runner_series_add(r, m.source, cJSON_Duplicate(m.rec, 1), p);
 		break;
+	case CTL_CLOCK:
+		runner_event(r, "clock_step", p->id, m.step);
+		node_log("%s: its wall clock stepped %s", p->id, m.step);
+		break;
 	default:
 		snprintf(err, sizeof(err), "unexpected %s from an agent",
 			 ctl_type_name(m.type));
@@ -526,6 +531,20 @@ static void runner_reap_new(struct runner *r)
 	}
 }
 
+/* A step of the controller's wall clock during a run is recorded: the
+ * result's times are on that clock (agents' deadlines are monotonic). */
+static void runner_watch_clock(struct runner *r)
+{
+	char why[64];
+	int64_t step;
+
+	if (!util_clock_stepped(&r->clock, 50000000, &step))
+		return;
+	util_fmt_step(why, sizeof(why), step);
+	node_log("the wall clock stepped %s during the run", why);
+	runner_event(r, "clock_step", r->o->id, why);
+}
+
 /* A message over CTL_MAX_MSG ends p's connection: counted, logged. */
 static void runner_oversize(struct runner *r, struct rpeer *p)
 {
@@ -586,6 +605,7 @@ static void runner_pump(struct runner *r, int ms)
 	int *who, n = 0, i;
 
 	peer_poll();
+	runner_watch_clock(r);
 	pf = calloc((size_t)r->npeers + 4, sizeof(*pf));
 	who = calloc((size_t)r->npeers + 4, sizeof(*who));
 	if (!pf || !who)
@@ -1018,7 +1038,11 @@ static void runner_launch(struct runner *r, struct runner_rep *rr)
  * so it is free for the next step. */
 static void runner_wait(struct runner *r, struct runner_rep *rr)
 {
-	int64_t deadline = rr->end + 60000000000ll;
+	/* On the monotonic clock: a wall-clock step during the step must
+	 * not move how long we wait. */
+	int64_t left = rr->end - runner_now();
+	uint64_t deadline = util_mono_ns() + (uint64_t)(left > 0 ? left : 0) +
+			    60000000000ull;
 	uint64_t next_sync = util_mono_ns() + 5000000000ull;
 	int i, waiting;
 	cJSON *ab;
@@ -1028,7 +1052,7 @@ static void runner_wait(struct runner *r, struct runner_rep *rr)
 		for (i = 0; i < rr->ncl; i++)
 			waiting += rr->cl[i]->in_step &&
 				   rr->cl[i]->state == RP_READY;
-		if (!waiting || runner_now() > deadline || *r->stop)
+		if (!waiting || util_mono_ns() > deadline || *r->stop)
 			break;
 		runner_pump(r, 50);
 		if (util_mono_ns() > next_sync) {
@@ -1217,6 +1241,33 @@ static cJSON *runner_step_open(const struct suite_step *st, unsigned conc,
 	return so;
 }
 
+static cJSON *runner_environment(struct runner *r);
+
+/* The result so far, marked partial, written atomically to the spool's
+ * partial/ after every repeat: a controller that dies loses at most the
+ * repeat in progress (its next start uploads what is there).  A failure
+ * is logged, never fatal: the run goes on. */
+static void runner_checkpoint(struct runner *r)
+{
+	cJSON *cp = cJSON_Duplicate(r->doc, 1), *id;
+	char err[512], *text;
+
+	id = cJSON_GetObjectItemCaseSensitive(r->doc, "id");
+	if (!cp || !cJSON_IsString(id))
+		goto out;
+	cJSON_AddBoolToObject(cp, "partial", 1);
+	cJSON_AddItemToObject(cp, "environment", runner_environment(r));
+	cJSON_AddItemToObject(cp, "events", cJSON_Duplicate(r->events, 1));
+	result_skew_summary(cp);
+	text = cJSON_Print(cp);
+	if (text && spool_checkpoint(r->o->spool, id->valuestring, text,
+				     strlen(text), err, sizeof(err)) != 0)
+		node_log("checkpoint not written: %s", err);
+	free(text);
+out:
+	cJSON_Delete(cp);
+}
+
 /* Cool-down: the server settles, agents stay serviced. */
 static void runner_cooldown(struct runner *r, uint64_t ns)
 {
@@ -1280,6 +1331,7 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 			cJSON_AddItemToArray(per_rep, cJSON_Duplicate(mo, 1));
 		}
 		result_merge_free(&acc);
+		runner_checkpoint(r);
 		runner_cooldown(r, st->cooldown_ns);
 	}
 	cJSON_AddNumberToObject(so, "complete_repeats", ncomplete);
@@ -1355,10 +1407,17 @@ static int runner_upload_loop(struct runner *r)
 	char err[512];
 	int left;
 
+	int rejected0 = spool_rejected(o->spool);
+
 	if (!o->upload)
 		return 0;
 	for (;;) {
 		left = spool_flush_to(o->spool, &r->dest, err, sizeof(err));
+		if (left >= 0 && spool_rejected(o->spool) > rejected0) {
+			node_log("the collector refused a result for good: %s; it is kept in %s/rejected", err, o->spool);
+			node_status("ERROR: result refused by the collector (kept in %s/rejected)", o->spool);
+			return 5;
+		}
 		if (left == 0) {
 			node_log("spool %s: every result uploaded to %s", o->spool, o->upload);
 			return 0;
@@ -1431,13 +1490,19 @@ static int runner_setup(struct runner *r, int *port)
 	return 0;
 }
 
-/* Results a previous run could not deliver go first. */
+/* Results a previous run could not deliver go first, and so does what a
+ * controller that died mid-run checkpointed (marked interrupted). */
 static void runner_flush_old(struct runner *r)
 {
 	const struct runner_opts *o = r->o;
 	char err[512];
 	int left;
 
+	left = spool_recover(o->spool, "the controller stopped before the run ended (power cut, crash, kill); the repeats done are kept", err, sizeof(err));
+	if (left > 0)
+		node_log("spool %s: %d interrupted run(s) recovered from their checkpoints, queued as partial results", o->spool, left);
+	else if (left < 0)
+		node_log("spool %s: checkpoints not recovered: %s", o->spool, err);
 	if (!o->upload || spool_pending(o->spool) <= 0)
 		return;
 	left = spool_flush_to(o->spool, &r->dest, err, sizeof(err));
@@ -1588,10 +1653,16 @@ static int runner_deliver(struct runner *r, const char *id)
 	rc = spool_put(o->spool, id, text, strlen(text), o->upload != NULL,
 		       err, sizeof(err));
 	free(text);
+	if (rc == -ENOSPC || rc == -EDQUOT) {
+		node_log("ERROR: the spool is full, the result is not written: %s", err);
+		node_status("ERROR: spool %s full: result %s not written", o->spool, id);
+		return 4;
+	}
 	if (rc != 0) {
 		node_log("cannot write the result: %s", err);
 		return 1;
 	}
+	spool_checkpoint_done(o->spool, id);
 	node_log("result %s written to %s/results/%s.json", id, o->spool, id);
 	printf("%s/results/%s.json\n", o->spool, id);
 	fflush(stdout);

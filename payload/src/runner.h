@@ -24,7 +24,8 @@ struct runner_opts {
 	int nsets;
 	int peers;			/* clients to wait for; -1: suite's */
 	int64_t wait_ns;		/* peer wait; -1: suite's */
-	int64_t upload_deadline_ns;	/* 0: retry uploads forever */
+	int64_t upload_deadline_ns;	/* 0: retry transient failures
+					 * forever (the agent's default: 1h) */
 	long upload_timeout_s;		/* one upload attempt */
 	int no_series;			/* local server: no probe/sampler */
 	const char *procs;		/* local server: sampler --proc list */
@@ -52,8 +53,11 @@ struct runner_opts {
  *
  * Returns the exit status: 0 done and uploaded (or no upload asked),
  * 1 failure (suite, listen, spool), 2 usage, 3 result kept in the spool
- * for a later upload, or RUNNER_YIELD. */
-#define RUNNER_YIELD 4
+ * for a later upload (the upload deadline passed), 4 the spool is full
+ * (the result is not written; nothing spooled before is touched), 5 the
+ * collector refused the result for good (kept in the spool's rejected/
+ * with its answer), or RUNNER_YIELD (never an exit status). */
+#define RUNNER_YIELD 64
 int runner_main(const struct runner_opts *o, volatile sig_atomic_t *stop);
 
 #endif

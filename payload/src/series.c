@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,7 +14,7 @@
 int series_start(struct series *s, const char *source, const char *procs)
 {
 	int pfd[2];
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	memset(s, 0, sizeof(*s));
 	s->source = source;
@@ -35,6 +36,10 @@ int series_start(struct series *s, const char *source, const char *procs)
 		if (devnull >= 0)
 			dup2(devnull, 0);
 		setpgid(0, 0);
+		/* The producer dies with its agent. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (getppid() != parent)
+			_exit(125);
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}

@@ -56,6 +56,7 @@ struct session {
 	char where[300];		/* the controller, for the log */
 	char nonce[AUTH_HEX_NONCE + 1];	/* ours, this connection */
 	int authed;			/* keyed lab: handshake done */
+	struct util_clockwatch clock;	/* wall-clock steps, reported */
 	struct auth_session as;
 };
 
@@ -96,7 +97,7 @@ static void session_step_free(struct session_step *r)
 /* In the child: sleeps until start_at (agent clock), reports the wake-up
  * time through wake_fd, then execs our binary with args.  Never returns. */
 static void session_proc_child(int64_t start_at, int out_fd, int wake_fd,
-			       char **args)
+			       char **args, pid_t parent)
 {
 	int64_t real_at = node_clock_to_real(start_at), now;
 	struct timespec ts = {
@@ -105,6 +106,11 @@ static void session_proc_child(int64_t start_at, int out_fd, int wake_fd,
 	};
 
 	setpgid(0, 0);
+	/* A workload dies with its agent, whatever kills the agent; and if
+	 * it is gone already, the workload never starts. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (getppid() != parent)
+		_exit(125);
 	dup2(out_fd, 1);
 	/* The default 50 us timer slack would be skew of our own. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
@@ -125,6 +131,7 @@ static int session_proc_spawn(struct session_proc *p, const cJSON *argv,
 			      int64_t start_at)
 {
 	int out[2], wake[2], rc;
+	pid_t parent = getpid();
 	char *args[260];
 	const cJSON *a;
 	int n = 0;
@@ -148,7 +155,7 @@ static int session_proc_spawn(struct session_proc *p, const cJSON *argv,
 		goto err_wake;
 	}
 	if (p->pid == 0)
-		session_proc_child(start_at, out[1], wake[1], args);
+		session_proc_child(start_at, out[1], wake[1], args, parent);
 	close(out[1]);
 	close(wake[1]);
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
@@ -713,6 +720,31 @@ static int session_check_step(struct session *s, int rc)
 	return rc;
 }
 
+/* A step of this machine's wall clock is logged and told to the
+ * controller (the run's start instants are on that clock; deadlines here
+ * are monotonic).  Returns 0 or the send's error. */
+static int session_watch_clock(struct session *s)
+{
+	char step[32];
+	int64_t ns;
+	cJSON *m;
+	int rc;
+
+	if (!util_clock_stepped(&s->clock, 50000000, &ns))
+		return 0;
+	util_fmt_step(step, sizeof(step), ns);
+	node_log("the wall clock stepped %s", step);
+	if (s->o->key && s->o->key->len && !s->authed)
+		return 0;
+	m = ctl_msg_new(CTL_CLOCK);
+	if (!m)
+		return 0;
+	cJSON_AddStringToObject(m, "step", step);
+	rc = ctl_conn_send(&s->c, m);
+	cJSON_Delete(m);
+	return rc;
+}
+
 /* One connection's life.  Returns 0 when the controller said done, or a
  * negative errno when the connection broke. */
 static int session_run(struct session *s, int fd)
@@ -736,6 +768,8 @@ static int session_run(struct session *s, int fd)
 					    s);
 		if (s->run.active)
 			rc = session_check_step(s, rc);
+		if (rc == 0)
+			rc = session_watch_clock(s);
 	}
 	if (s->run.active)
 		session_step_free(&s->run);

@@ -3,6 +3,7 @@
  * the receiver confirmed it; the receiver deduplicates by id, so a crash
  * between the two re-sends at worst a copy it already holds. */
 #include <curl/curl.h>
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -209,6 +210,13 @@ static int spool_to_file(const char *url, const char *id, const char *data,
 	return rc ? -EIO : 0;
 }
 
+/* A refusal that sending again cannot change: 4xx but 408 (the request
+ * took too long) and 429 (too many requests). */
+static int spool_permanent(long status)
+{
+	return status >= 400 && status < 500 && status != 408 && status != 429;
+}
+
 int spool_upload_to(const struct spool_dest *d, const char *id,
 		    const char *path, char *err, size_t errlen)
 {
@@ -256,7 +264,7 @@ int spool_upload_to(const struct spool_dest *d, const char *id,
 			body[strcspn(body, "\r\n")] = 0;
 			snprintf(err, errlen, "%s: HTTP %ld %s", full, status,
 				 body);
-			rc = -EIO;
+			rc = spool_permanent(status) ? -EPERM : -EIO;
 		}
 	}
 	curl_slist_free_all(h);
@@ -334,11 +342,138 @@ int spool_flush(const char *dir, const char *url, const char *token,
 	return spool_flush_to(dir, &d, err, errlen);
 }
 
+/* Keeps a refused result in rejected/ with the receiver's answer (why),
+ * so it leaves pending/ but is never lost.  Returns 0, or a negative
+ * errno (then it stays pending). */
+static int spool_reject(const char *dir, const char *id, const char *why)
+{
+	char rej[PATH_MAX], src[PATH_MAX], dst[PATH_MAX + 320], name[300];
+	int rc;
+
+	snprintf(rej, sizeof(rej), "%s/rejected", dir);
+	rc = spool_mkdirs(rej);
+	snprintf(name, sizeof(name), "%s.answer", id);
+	if (rc == 0)
+		rc = util_write_atomic(rej, name, why, strlen(why));
+	snprintf(src, sizeof(src), "%s/pending/%s.json", dir, id);
+	snprintf(dst, sizeof(dst), "%s/%s.json", rej, id);
+	if (rc == 0 && link(src, dst) != 0 && errno != EEXIST)
+		rc = -errno;
+	if (rc == 0)
+		util_fsync_dir(rej);
+	return rc;
+}
+
+int spool_checkpoint(const char *dir, const char *id, const char *doc,
+		     size_t len, char *err, size_t errlen)
+{
+	char part[PATH_MAX], name[300];
+	int rc;
+
+	snprintf(part, sizeof(part), "%s/partial", dir);
+	snprintf(name, sizeof(name), "%s.json", id);
+	rc = spool_mkdirs(part);
+	if (rc == 0)
+		rc = util_write_atomic(part, name, doc, len);
+	if (rc != 0)
+		return util_fail(err, errlen, rc, "%s/%s: %s", part, name, strerror(-rc));
+	return 0;
+}
+
+void spool_checkpoint_done(const char *dir, const char *id)
+{
+	char path[PATH_MAX + 320];
+
+	snprintf(path, sizeof(path), "%s/partial/%s.json", dir, id);
+	if (unlink(path) == 0) {
+		snprintf(path, sizeof(path), "%s/partial", dir);
+		util_fsync_dir(path);
+	}
+}
+
+/* One checkpoint: marked interrupted and spooled.  Returns 0 or a
+ * negative errno (the checkpoint stays for the next try). */
+static int spool_recover_one(const char *dir, const char *name,
+			     const char *why, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 320], id[300], *data = NULL, *text = NULL;
+	size_t len = 0;
+	cJSON *doc;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/partial/%s", dir, name);
+	snprintf(id, sizeof(id), "%.*s", (int)(strlen(name) - 5), name);
+	rc = spool_read(path, &data, &len);
+	if (rc != 0)
+		return util_fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	doc = cJSON_ParseWithLength(data, len);
+	free(data);
+	if (!cJSON_IsObject(doc)) {
+		cJSON_Delete(doc);
+		return util_fail(err, errlen, -EINVAL, "%s: not a JSON object: left where it is", path);
+	}
+	cJSON_DeleteItemFromObject(doc, "interrupted");
+	cJSON_AddStringToObject(doc, "interrupted", why);
+	text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	if (!text)
+		return -ENOMEM;
+	rc = spool_put(dir, id, text, strlen(text), 1, err, errlen);
+	free(text);
+	if (rc == 0)
+		spool_checkpoint_done(dir, id);
+	return rc;
+}
+
+int spool_recover(const char *dir, const char *why, char *err,
+		  size_t errlen)
+{
+	char part[PATH_MAX];
+	struct dirent *de;
+	int n = 0, rc = 0;
+	DIR *d;
+
+	snprintf(part, sizeof(part), "%s/partial", dir);
+	d = opendir(part);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (de->d_name[0] == '.' || l < 6 ||
+		    strcmp(de->d_name + l - 5, ".json") != 0)
+			continue;
+		rc = spool_recover_one(dir, de->d_name, why, err, errlen);
+		n += rc == 0;
+	}
+	closedir(d);
+	return n ? n : rc;
+}
+
+int spool_rejected(const char *dir)
+{
+	char rej[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	snprintf(rej, sizeof(rej), "%s/rejected", dir);
+	d = opendir(rej);
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		n += l > 5 && strcmp(de->d_name + l - 5, ".json") == 0;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 int spool_flush_to(const char *dir, const struct spool_dest *d, char *err,
 		   size_t errlen)
 {
 	char **names = NULL, path[PATH_MAX];
-	int n, i, left = 0;
+	int n, i, rc, left = 0;
 
 	i = spool_dest_check(d, err, errlen);
 	if (i != 0)
@@ -351,7 +486,10 @@ int spool_flush_to(const char *dir, const struct spool_dest *d, char *err,
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/pending/%s.json", dir,
 			 names[i]);
-		if (spool_upload_to(d, names[i], path, err, errlen) == 0) {
+		rc = spool_upload_to(d, names[i], path, err, errlen);
+		if (rc == -EPERM)
+			rc = spool_reject(dir, names[i], err);
+		if (rc == 0) {
 			unlink(path);
 			snprintf(path, sizeof(path), "%s/pending", dir);
 			util_fsync_dir(path);

@@ -6,7 +6,9 @@
 #include <stddef.h>
 
 /* Layout under dir: results/ID.json (every result, kept), pending/ID.json
- * (a hard link while it still has to be uploaded). */
+ * (a hard link while it still has to be uploaded), rejected/ID.json and
+ * rejected/ID.answer (a result the receiver refused for good, and what it
+ * said). */
 
 /* Writes doc (len bytes) as dir/results/ID.json atomically (temporary
  * file, fsync, rename, directory fsync) and, when queue is set, links it
@@ -42,14 +44,19 @@ int spool_dest_check(const struct spool_dest *d, char *err, size_t errlen);
 
 /* Uploads one file (path, result id) to d.  Returns 0 when the receiver
  * holds it (HTTP 200/201/204, or the file already there), -EINVAL when d
- * fails spool_dest_check, -EIO with the reason in err otherwise (a
+ * fails spool_dest_check, -EPERM when the receiver refused it for good
+ * (an HTTP 4xx other than 408 and 429: a bad token, a conflicting or
+ * oversized document; sending it again cannot help), -EIO with the reason
+ * in err otherwise (worth another try: no answer, 5xx, 408, 429; a
  * certificate or pin mismatch names it). */
 int spool_upload_to(const struct spool_dest *d, const char *id,
 		    const char *path, char *err, size_t errlen);
 
 /* spool_flush() to d: every dir/pending/ID.json once, oldest first, each
- * delivered one leaving pending/.  Returns how many remain pending, or a
- * negative errno (spool unreadable, d invalid: nothing tried). */
+ * delivered one leaving pending/, each refused for good (-EPERM above)
+ * moved to rejected/ beside an ID.answer file with the receiver's answer.
+ * Returns how many remain pending, or a negative errno (spool unreadable,
+ * d invalid: nothing tried).  err describes the last failure. */
 int spool_flush_to(const char *dir, const struct spool_dest *d, char *err,
 		   size_t errlen);
 
@@ -73,5 +80,23 @@ int spool_flush(const char *dir, const char *url, const char *token,
 
 /* Number of results waiting in dir/pending/ (0 when none or no spool). */
 int spool_pending(const char *dir);
+
+/* Writes doc (len bytes) as dir/partial/ID.json atomically: the result
+ * so far, after every repeat, so a controller that dies loses at most the
+ * repeat in progress.  Returns 0 or a negative errno (err says where). */
+int spool_checkpoint(const char *dir, const char *id, const char *doc,
+		     size_t len, char *err, size_t errlen);
+
+/* Removes dir/partial/ID.json (the whole result is spooled now). */
+void spool_checkpoint_done(const char *dir, const char *id);
+
+/* Spools every dir/partial/ID.json a controller left behind (it died):
+ * marked with "interrupted": why, queued for upload like any result,
+ * then removed from partial/.  Returns how many, or a negative errno. */
+int spool_recover(const char *dir, const char *why, char *err,
+		  size_t errlen);
+
+/* Number of results in dir/rejected/ (0 when none). */
+int spool_rejected(const char *dir);
 
 #endif

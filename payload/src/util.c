@@ -100,6 +100,31 @@ int util_err(const char *cmd, int err, const char *fmt, ...)
 	return err ? -err : -EINVAL;
 }
 
+int util_clock_stepped(struct util_clockwatch *w, int64_t min_ns,
+		       int64_t *step_ns)
+{
+	int64_t d = (int64_t)(util_real_ns() - util_mono_ns()), s;
+
+	if (!w->primed) {
+		w->primed = 1;
+		w->diff = d;
+		return 0;
+	}
+	s = d - w->diff;
+	w->diff = d;
+	if (s > -min_ns && s < min_ns)
+		return 0;
+	*step_ns = s;
+	return 1;
+}
+
+char *util_fmt_step(char *buf, size_t len, int64_t step_ns)
+{
+	snprintf(buf, len, "%s:%.3fs", step_ns >= 0 ? "forward" : "back",
+		 (double)(step_ns >= 0 ? step_ns : -step_ns) / 1e9);
+	return buf;
+}
+
 int util_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
 	va_list ap;

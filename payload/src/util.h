@@ -36,6 +36,24 @@ void util_fsync_dir(const char *dir);
 int util_err(const char *cmd, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Watches CLOCK_REALTIME against CLOCK_MONOTONIC: a step of the wall
+ * clock (settimeofday, an NTP step, a VM resumed) moves their difference,
+ * which a monotonic deadline never sees but a result's times do. */
+struct util_clockwatch {
+	int64_t diff;		/* realtime - monotonic at the last look */
+	int primed;
+};
+
+/* Looks now: returns 1 and the step in *step_ns (positive: the wall clock
+ * jumped forward) when the difference moved by more than min_ns since the
+ * last look, else 0.  The first look only primes w. */
+int util_clock_stepped(struct util_clockwatch *w, int64_t min_ns,
+		       int64_t *step_ns);
+
+/* A step as "forward:1.234s" or "back:0.250s" into buf (len bytes): the
+ * control protocol's and the result's spelling.  Returns buf. */
+char *util_fmt_step(char *buf, size_t len, int64_t step_ns);
+
 /* Formats a message into err (errlen bytes; nothing when err is NULL or
  * errlen 0) and returns rc: the one helper behind every parser's
  * `return util_fail(err, errlen, -EINVAL, "line %d: ...", n);`. */
