@@ -378,8 +378,7 @@ static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
 
 	if (ctl_msg_parse(line, len, &m, err, sizeof(err)) != 0) {
 		r->malformed++;
-		node_log("closing connection from %s%s%s: malformed message:"
-			  " %s", p->addr, p->id[0] ? " " : "", p->id, err);
+		node_log("closing connection from %s%s%s: malformed message: %s", p->addr, p->id[0] ? " " : "", p->id, err);
 		runner_event(r, "malformed_message", p->id[0] ? p->id : p->addr,
 			     err);
 		runner_peer_drop(r, p, "malformed message");
@@ -404,8 +403,7 @@ static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
 		break;
 	case CTL_RESULT:
 		if (!p->in_step || strcmp(m.step, r->cur_step) != 0) {
-			node_log("%s: result for step %s ignored (not "
-				  "expected)", p->id, m.step);
+			node_log("%s: result for step %s ignored (not expected)", p->id, m.step);
 			break;
 		}
 		cJSON_Delete(p->result);
