@@ -77,6 +77,26 @@ double hist_mean(const struct hist *h)
 	return h->count ? h->sum / (double)h->count : 0;
 }
 
+double hist_stddev(const struct hist *h)
+{
+	double mean = hist_mean(h), sq = 0, d;
+	uint64_t lo, width, v;
+	uint32_t i;
+
+	if (h->count < 2)
+		return 0;
+	for (i = 0; i < HIST_NBUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		hist_bucket_range(i, &lo, &width);
+		v = lo + width / 2;
+		v = v < h->min ? h->min : v > h->max ? h->max : v;
+		d = (double)v - mean;
+		sq += d * d * (double)h->buckets[i];
+	}
+	return sqrt(sq / (double)h->count);
+}
+
 /* cJSON numbers are doubles: every value we store is below 2^53. */
 static int add_num(cJSON *o, const char *name, double v)
 {
@@ -118,6 +138,8 @@ cJSON *hist_to_json(const struct hist *h)
 	for (k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++)
 		if (add_num(o, pcts[k].name, hist_percentile(h, pcts[k].pct)))
 			goto err;
+	if (add_num(o, "stddev", floor(hist_stddev(h) + 0.5)))
+		goto err;
 	return o;
 err:
 	cJSON_Delete(o);

@@ -81,8 +81,16 @@ uint64_t hist_percentile(const struct hist *h, double pct);
 /* sum / count, or 0 when h is empty. */
 double hist_mean(const struct hist *h);
 
+/* The standard deviation of the recorded values (population: over
+ * count), an estimate: each value taken as its bucket's midpoint clamped
+ * to [min, max] (within 0.4 % of it), around the exact mean; values
+ * clamped into the last bucket (over HIST_HIGHEST_NS) count as its
+ * midpoint.  0 when h holds fewer than two values. */
+double hist_stddev(const struct hist *h);
+
 /* A new cJSON object in the docs/result-schema.md "Histogram" shape
- * (non-empty buckets only, plus derived p50/p90/p99/p999); the caller owns
+ * (non-empty buckets only, plus derived p50/p90/p99/p999 and stddev, the
+ * estimate above); the caller owns
  * it (cJSON_Delete).  NULL when out of memory. */
 cJSON *hist_to_json(const struct hist *h);
 

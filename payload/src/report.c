@@ -463,6 +463,7 @@ static int vstep_stats(struct vctx *v, const cJSON *stats,
 {
 	const cJSON *w;
 	char p[256], q[VP];
+	int i;
 
 	snprintf(p, sizeof(p), "%.200s.stats", path);
 	cJSON_ArrayForEach(w, stats) {
@@ -476,10 +477,20 @@ static int vstep_stats(struct vctx *v, const cJSON *stats,
 		if (vstep_wl(v, w, q, &s->wl[s->nwl++]) != 0)
 			return -1;
 	}
+	for (i = 0; i < s->nwl; i++)
+		s->wl[i].sd_ns = -1;
 	snprintf(p, sizeof(p), "%.200s.merged", path);
 	cJSON_ArrayForEach(w, merged) {
+		const cJSON *lat = cJSON_GetObjectItemCaseSensitive(w,
+								    "latency");
+
 		snprintf(q, sizeof(q), "%.200s.%.60s.latency", p, w->string);
-		vhist(v, cJSON_GetObjectItemCaseSensitive(w, "latency"), q);
+		vhist(v, lat, q);
+		if (v->bad || !lat)
+			continue;
+		for (i = 0; i < s->nwl; i++)
+			if (strcmp(s->wl[i].name, w->string) == 0)
+				s->wl[i].sd_ns = hist_stddev(v->h);
 	}
 	return 0;
 }
@@ -1044,19 +1055,18 @@ static void report_invalid_notes(FILE *out, struct report_res *rs, int n,
 		}
 }
 
-/* One figure table: rows = concurrency, per result the figure, and for
- * every result after the first its ratio to the first and significance. */
-static void report_fig_table(FILE *out, struct report_res *rs, int n,
-			     const struct report_key *k, int p99)
+/* A figure table's title and column headings. */
+static void report_fig_head(FILE *out, int n, const struct report_key *k,
+			    int p99)
 {
-	int conc[64], nc, c, i;
-	char b[96], h[64];
-	double div = p99 ? 1e6 : 1;
+	char h[64];
+	int i;
 
-	nc = report_concs(rs, n, k->step, conc, 64);
-	fprintf(out, "\n%s (%s): %s%s against concurrency\n", k->step, k->wl,
+	fprintf(out, "\n%s (%s): %s%s against concurrency%s\n", k->step,
+		k->wl,
 		p99 ? "p99 latency (ms)" : k->metric[0] ? k->metric : "rate",
-		p99 ? "" : "/s");
+		p99 ? "" : "/s",
+		p99 ? "; sd: response-time standard deviation (estimate)" : "");
 	fprintf(out, "  %-5s", "conc");
 	for (i = 0; i < n; i++) {
 		snprintf(h, sizeof(h), "%c %s", report_letter(i),
@@ -1065,6 +1075,8 @@ static void report_fig_table(FILE *out, struct report_res *rs, int n,
 		report_cell(out, h, 24, 1);
 		if (!p99)
 			fprintf(out, "  %6s  %-7s", "err %", "flag");
+		else
+			fprintf(out, "  %8s", "sd ms");
 		if (i > 0) {
 			snprintf(h, sizeof(h), "%c/A", report_letter(i));
 			fputs("  ", out);
@@ -1072,6 +1084,19 @@ static void report_fig_table(FILE *out, struct report_res *rs, int n,
 			fputs("  sig", out);
 		}
 	}
+}
+
+/* One figure table: rows = concurrency, per result the figure, and for
+ * every result after the first its ratio to the first and significance. */
+static void report_fig_table(FILE *out, struct report_res *rs, int n,
+			     const struct report_key *k, int p99)
+{
+	int conc[64], nc, c, i;
+	char b[96];
+	double div = p99 ? 1e6 : 1;
+
+	nc = report_concs(rs, n, k->step, conc, 64);
+	report_fig_head(out, n, k, p99);
 	fputc('\n', out);
 	for (c = 0; c < nc; c++) {
 		const struct report_wl *base = NULL;
@@ -1096,8 +1121,15 @@ static void report_fig_table(FILE *out, struct report_res *rs, int n,
 				snprintf(b, sizeof(b), "-");
 			fputs("  ", out);
 			report_cell(out, b, 24, 1);
-			if (!p99)
+			if (!p99) {
 				report_err_cells(out, st, w);
+			} else {
+				if (w && w->sd_ns >= 0)
+					report_fmt(b, sizeof(b), w->sd_ns / 1e6);
+				else
+					snprintf(b, sizeof(b), "-");
+				fprintf(out, "  %8s", b);
+			}
 			if (i == 0) {
 				base = w;
 				continue;

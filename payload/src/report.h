@@ -44,6 +44,10 @@ struct report_wl {
 	 * is 0 for a workload without a success counter. */
 	double succ, fail;
 	int has_rate;
+	/* Response-time standard deviation (ns) of the step's merged
+	 * histogram (every complete repeat), hist_stddev()'s estimate;
+	 * -1 without a histogram. */
+	double sd_ns;
 };
 
 /* One step entry (one concurrency value). */

@@ -437,9 +437,9 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 	for (i = 0; i < n; i++) {
 		fprintf(f, "<th>%c ", html_letter(i));
 		html_esc(f, k->metric);
-		fprintf(f, "/s</th><th>%c p99 ms</th><th>%c err %%</th>"
-			"<th>%c flag</th>", html_letter(i), html_letter(i),
-			html_letter(i));
+		fprintf(f, "/s</th><th>%c p99 ms</th><th>%c sd ms</th>"
+			"<th>%c err %%</th><th>%c flag</th>", html_letter(i),
+			html_letter(i), html_letter(i), html_letter(i));
 		if (i > 0)
 			fprintf(f, "<th>%c/A rate</th><th>sig</th><th>%c/A "
 				"p99</th><th>sig</th>", html_letter(i),
@@ -473,6 +473,14 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 					html_stat(f, x, d);
 				else
 					fputs("<td>-</td>", f);
+			}
+			if (w && w->sd_ns >= 0) {
+				char sd[32];
+
+				html_num(sd, sizeof(sd), w->sd_ns / 1e6);
+				fprintf(f, "<td>%s</td>", sd);
+			} else {
+				fputs("<td>-</td>", f);
 			}
 			html_err_cells(f, st, w);
 			if (i == 0)

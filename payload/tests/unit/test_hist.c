@@ -290,9 +290,57 @@ static void test_json_bad(void)
 	}
 }
 
+/* hist_stddev: an estimate within 1 % of the exact standard deviation
+ * for spreads well above a bucket's width; 0 for fewer than two values. */
+static void test_stddev(void)
+{
+	static const struct {
+		const char *name;
+		uint64_t lo, step;	/* values lo, lo + step, ... */
+		int n;
+	} c[] = {
+		{ "uniform 1..2 ms", 1000000, 1000, 1001 },
+		{ "uniform 10 us..10 ms", 10000, 10000, 1000 },
+		{ "two values 1 ms and 3 ms", 1000000, 2000000, 2 },
+		{ "wide: 5 us..50 s", 5000, 50000000, 1000 },
+	};
+	struct hist h;
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		double mean = 0, sq = 0, want, got;
+
+		hist_init(&h);
+		for (k = 0; k < c[i].n; k++) {
+			hist_record(&h, c[i].lo + (uint64_t)k * c[i].step);
+			mean += (double)(c[i].lo + (uint64_t)k * c[i].step);
+		}
+		mean /= c[i].n;
+		for (k = 0; k < c[i].n; k++) {
+			double d = (double)(c[i].lo + (uint64_t)k * c[i].step) -
+				   mean;
+
+			sq += d * d;
+		}
+		want = sqrt(sq / c[i].n);
+		got = hist_stddev(&h);
+		tap_ok(fabs(got - want) <= want * 0.01,
+		       "stddev: %s: %.0f ns within 1 %% of %.0f", c[i].name,
+		       got, want);
+	}
+	hist_init(&h);
+	tap_ok(hist_stddev(&h) == 0, "stddev: empty is 0");
+	hist_record(&h, 5000);
+	tap_ok(hist_stddev(&h) == 0, "stddev: one value is 0");
+	hist_record(&h, 5000);
+	tap_ok(hist_stddev(&h) == 0, "stddev: equal values are 0");
+}
+
 int main(void)
 {
 	test_buckets();
+	test_stddev();
 	test_record_basic();
 	test_percentiles();
 	test_merge();
