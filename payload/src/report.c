@@ -289,6 +289,8 @@ static void vseries(struct vctx *v, const cJSON *ser, const char *path,
 
 /* sql ops: every complete repeat's per-operation seconds. */
 struct ops_acc {
+	int ntot;
+	double tot[64];		/* each record's counters.total_s */
 	int nops;
 	const char *name[REPORT_MAX_OPS];
 	int n[REPORT_MAX_OPS];
@@ -298,7 +300,7 @@ struct ops_acc {
 static void vops(struct vctx *v, const cJSON *rec, const char *path,
 		 struct ops_acc *o)
 {
-	const cJSON *cn, *ops, *op;
+	const cJSON *cn, *ops, *op, *tot;
 	char p[VP];
 	int i;
 
@@ -307,6 +309,9 @@ static void vops(struct vctx *v, const cJSON *rec, const char *path,
 	ops = cn ? vget(v, cn, p, "ops", 'o', 1) : NULL;
 	if (!ops)
 		return;
+	tot = vget(v, cn, p, "total_s", 'n', 1);
+	if (tot && o->ntot < 64)
+		o->tot[o->ntot++] = tot->valuedouble;
 	snprintf(p, sizeof(p), "%.200s.counters.ops", path);
 	cJSON_ArrayForEach(op, ops) {
 		const cJSON *s;
@@ -495,6 +500,21 @@ static int vstep_stats(struct vctx *v, const cJSON *stats,
 	return 0;
 }
 
+/* out: the statistics (rstats.h) of v[0..n); left empty (n 0) when
+ * there are none. */
+static void report_stat_of(struct report_stat *out, double *v, int n)
+{
+	struct rstats rs;
+
+	if (rstats_compute(v, n, &rs) != 0)
+		return;
+	out->n = rs.n;
+	out->median = rs.median;
+	out->mean = rs.mean;
+	out->lo = rs.ci95_lo;
+	out->hi = rs.ci95_hi;
+}
+
 /* A step's repeats, and what the step shows from them: the samplers'
  * means, the probe's loss and the per-operation statistics. */
 static void vstep_repeats(struct vctx *v, const cJSON *reps,
@@ -530,6 +550,7 @@ static void vstep_repeats(struct vctx *v, const cJSON *reps,
 		s->pb_stddev_pct = sqrt(sa.sq / sa.seconds) * 100;
 	}
 	s->nops = oa->nops;
+	report_stat_of(&s->ops_total, oa->tot, oa->ntot);
 	for (i = 0; i < oa->nops; i++) {
 		struct rstats rs;
 
@@ -1154,11 +1175,55 @@ static void report_fig_table(FILE *out, struct report_res *rs, int n,
 	}
 }
 
+/* One row of the sql ops table: label, then per result its figure f[i]
+ * (NULL: absent) and, after the first, the ratio and significance. */
+static void report_ops_row(FILE *out, const char *label,
+			   const struct report_stat *const *f, int n)
+{
+	char b[96];
+	int i;
+
+	fprintf(out, "  %-18s", label);
+	for (i = 0; i < n; i++) {
+		if (f[i] && f[i]->n)
+			report_fmt_stat(b, sizeof(b), f[i], 1);
+		else
+			snprintf(b, sizeof(b), "-");
+		fputs("  ", out);
+		report_cell(out, b, 22, 1);
+		if (i == 0)
+			continue;
+		if (f[0] && f[i] && f[i]->n && f[0]->n && f[0]->median != 0)
+			fprintf(out, "  %8.3f  %-3s", f[i]->median / f[0]->median,
+				report_sig_str(report_significant(f[0], f[i])));
+		else
+			fprintf(out, "  %8s  %-3s", "-", "-");
+	}
+	fputc('\n', out);
+}
+
+/* Result r's statistics of sql ops operation name (its first step that
+ * has it), or NULL. */
+static const struct report_stat *report_op_stat(const struct report_res *r,
+						const char *name)
+{
+	int s, o;
+
+	for (s = 0; s < r->nsteps; s++)
+		for (o = 0; o < r->steps[s].nops; o++)
+			if (strcmp(r->steps[s].op_name[o], name) == 0)
+				return &r->steps[s].op_s[o];
+	return NULL;
+}
+
+/* The Byte.com table: seconds per operation, then the Totals row (each
+ * run's own total_s, as the study's sum). */
 static void report_ops_table(FILE *out, struct report_res *rs, int n)
 {
 	const char *names[REPORT_MAX_OPS * 4];
+	const struct report_stat *f[64];
 	int nn = 0, i, s, o, j, any = 0;
-	char b[96], h[64];
+	char h[64];
 
 	for (i = 0; i < n; i++)
 		for (s = 0; s < rs[i].nsteps; s++)
@@ -1175,6 +1240,7 @@ static void report_ops_table(FILE *out, struct report_res *rs, int n)
 			}
 	if (!any)
 		return;
+	n = n < 64 ? n : 64;
 	fprintf(out,
 		"\nsql ops: seconds per operation (Byte.com table; median ± half 95 %% CI (n))\n  %-18s",
 		"operation");
@@ -1187,39 +1253,17 @@ static void report_ops_table(FILE *out, struct report_res *rs, int n)
 	}
 	fputc('\n', out);
 	for (j = 0; j < nn; j++) {
-		const struct report_stat *base = NULL;
-
-		fprintf(out, "  %-18s", names[j]);
-		for (i = 0; i < n; i++) {
-			const struct report_stat *f = NULL;
-
-			for (s = 0; s < rs[i].nsteps && !f; s++)
-				for (o = 0; o < rs[i].steps[s].nops; o++)
-					if (strcmp(rs[i].steps[s].op_name[o],
-						   names[j]) == 0) {
-						f = &rs[i].steps[s].op_s[o];
-						break;
-					}
-			if (f)
-				report_fmt_stat(b, sizeof(b), f, 1);
-			else
-				snprintf(b, sizeof(b), "-");
-			fputs("  ", out);
-			report_cell(out, b, 22, 1);
-			if (i == 0) {
-				base = f;
-				continue;
-			}
-			if (base && f && f->n && base->median != 0)
-				fprintf(out, "  %8.3f  %-3s",
-					f->median / base->median,
-					report_sig_str(report_significant(base,
-									  f)));
-			else
-				fprintf(out, "  %8s  %-3s", "-", "-");
-		}
-		fputc('\n', out);
+		for (i = 0; i < n; i++)
+			f[i] = report_op_stat(&rs[i], names[j]);
+		report_ops_row(out, names[j], f, n);
 	}
+	for (i = 0; i < n; i++) {
+		f[i] = NULL;
+		for (s = 0; s < rs[i].nsteps && !f[i]; s++)
+			if (rs[i].steps[s].nops)
+				f[i] = &rs[i].steps[s].ops_total;
+	}
+	report_ops_row(out, "Totals", f, n);
 }
 
 static void report_sampler_table(FILE *out, struct report_res *r, int idx)

@@ -71,6 +71,8 @@ struct report_step {
 	int nops;		/* sql ops: seconds per operation */
 	const char *op_name[REPORT_MAX_OPS];
 	struct report_stat op_s[REPORT_MAX_OPS];
+	/* sql ops: the whole run's seconds (each record's total_s). */
+	struct report_stat ops_total;
 };
 
 /* One loaded result document. */

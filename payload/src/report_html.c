@@ -551,6 +551,44 @@ static void html_workloads(FILE *f, struct report_res *rs, int n)
 	}
 }
 
+/* Under the ops chart: the medians v[g * n + i] as a table, then the
+ * Totals row (each result's total_s, as the study summed its table). */
+static void html_ops_table(FILE *f, struct report_res *rs, int n,
+			   const char *const *groups, int ng, const double *v)
+{
+	const struct report_stat *t;
+	int g, i, s;
+
+	fputs("<table class=\"fig\"><tr><th>operation</th>", f);
+	for (i = 0; i < n; i++)
+		fprintf(f, "<th>%c seconds</th>", html_letter(i));
+	fputs("</tr>\n", f);
+	for (g = 0; g < ng; g++) {
+		fputs("<tr><td>", f);
+		html_esc(f, groups[g]);
+		fputs("</td>", f);
+		for (i = 0; i < n; i++) {
+			char b[32];
+
+			html_num(b, sizeof(b), v[g * n + i]);
+			fprintf(f, "<td>%s</td>", isnan(v[g * n + i]) ? "-" : b);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("<tr class=\"total\"><td>Totals</td>", f);
+	for (i = 0; i < n; i++) {
+		t = NULL;
+		for (s = 0; s < rs[i].nsteps && !t; s++)
+			if (rs[i].steps[s].nops)
+				t = &rs[i].steps[s].ops_total;
+		if (t && t->n)
+			html_stat(f, t, 1);
+		else
+			fputs("<td>-</td>", f);
+	}
+	fputs("</tr>\n</table>\n", f);
+}
+
 static void html_ops(FILE *f, struct report_res *rs, int n)
 {
 	const char *groups[REPORT_MAX_OPS * 2], *labels[HTML_MAXSER];
@@ -592,6 +630,7 @@ static void html_ops(FILE *f, struct report_res *rs, int n)
 	fputs("<h2>SQL operations (Byte.com table)</h2>\n", f);
 	html_bar_chart(f, "ops", "sql ops: seconds per operation (log scale)",
 		       "seconds", groups, ng, labels, ns, v, 1);
+	html_ops_table(f, rs, ns, groups, ng, v);
 	free(v);
 }
 
@@ -1039,7 +1078,7 @@ static const char html_css[] =
 "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;"
 "vertical-align:top}th{background:#f3f3f3}"
 "table.env td{text-align:left}tr.lost{color:#b00}"
-"td.flag{color:#b00;font-weight:bold}"
+"td.flag{color:#b00;font-weight:bold}tr.total td{font-weight:bold}"
 ".s2{color:#b00;font-weight:bold}.s0{color:#888}"
 ".row,.grid{display:flex;flex-wrap:wrap;gap:8px}"
 "figure{margin:0}figcaption{font-size:.75em;color:#666}"

@@ -546,6 +546,9 @@ static void test_errors(const char *text, size_t len)
 		       strstr(t, "A: http-static/c4: 1 of 3 repeat(s) invalid, "
 			      "not averaged: http: planted <errors>"),
 		       "text: error column, flag and the reason");
+		tap_ok(t && strstr(t, "\n  Totals   ") &&
+		       strstr(h, "<tr class=\"total\"><td>Totals</td><td>"),
+		       "sql ops: a Totals row (text, html)");
 		tap_ok(t && strstr(t, "sd ms") && strstr(h, "A sd ms") &&
 		       st && st->wl[0].sd_ns > 0,
 		       "p99 tables: a response-time standard deviation");
