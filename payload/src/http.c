@@ -587,6 +587,8 @@ static void usage(FILE *out)
 "      --engine E        epoll (default for http://) or curl (libcurl,\n"
 "                        needed for https://, chosen for it by default)\n"
 "  -k, --insecure        curl engine: do not verify the TLS peer\n"
+"      --label NAME      name this load in the record, so a step's result\n"
+"                        keeps it apart (http:NAME; letters, digits, - _)\n"
 "URLs are http://host[:port]/path; a path may hold {A..B} and {a,b}\n"
 "patterns ('http://h/d{00..99}/f{0..9}.html' is 1000 files).  Each\n"
 "request picks one of them uniformly.\n");
@@ -641,6 +643,19 @@ static int http_opt_engine(void *dst, const char *value, char *err,
 	return 0;
 }
 
+/* --label: 1..15 of [A-Za-z0-9_-] (dst: const char *). */
+static int http_opt_label(void *dst, const char *value, char *err,
+			  size_t errlen)
+{
+	size_t n = strspn(value, "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+
+	if (n == 0 || n > 15 || value[n])
+		return util_fail(err, errlen, -EINVAL, "--label '%s': expected 1 to 15 letters, digits, '-' or '_'", value);
+	*(const char **)dst = value;
+	return 0;
+}
+
 /* The checks between options, once all are read.  Returns 0 or -EINVAL
  * (said on stderr). */
 static int http_check_opts(struct http_cfg *cfg, const struct http_args *a,
@@ -689,6 +704,8 @@ static int parse_opts(int argc, char **argv, struct http_cfg *cfg,
 		  .fn = http_opt_engine },
 		{ .name = "insecure", .key = 'k', .kind = LG_OPT_FLAG,
 		  .dst = &cfg->insecure, .val = 1 },
+		{ .name = "label", .kind = LG_OPT_FN, .dst = &cfg->label,
+		  .fn = http_opt_label },
 	};
 	const struct lg_optset set = { "http", opts,
 		sizeof(opts) / sizeof(opts[0]),
@@ -873,6 +890,8 @@ static int report(const struct http_cfg *cfg, struct http_thread *ths,
 			    ths[0].measure_start, t.elapsed);
 	if (!rec)
 		return -ENOMEM;
+	if (cfg->label)
+		cJSON_AddStringToObject(rec, "label", cfg->label);
 	if (report_params(rec, cfg, a, argc, argv) != 0 ||
 	    report_results(rec, &t) != 0) {
 		cJSON_Delete(rec);

@@ -28,6 +28,9 @@ struct http_cfg {
 	int curl;		/* --engine=curl (libcurl multi) */
 	int insecure;		/* -k: no TLS peer/host verification */
 	const char *method;
+	/* --label: names this run line within a step (the result keeps
+	 * http:LABEL apart from other http lines); NULL when not given. */
+	const char *label;
 	char *const *headers;	/* -H lines */
 	size_t nheaders;
 	struct http_target_set ts;

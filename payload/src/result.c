@@ -73,7 +73,9 @@ int result_merge_record(struct result_merge *m, const cJSON *rec, char *err,
 	const cJSON *el = cJSON_GetObjectItemCaseSensitive(rec, "elapsed_s");
 	const cJSON *ctr = cJSON_GetObjectItemCaseSensitive(rec, "counters");
 	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(rec, "latency");
+	const cJSON *lb;
 	struct result_acc *a;
+	char key[32];
 	struct hist *h = NULL;
 	int rc;
 
@@ -92,7 +94,12 @@ int result_merge_record(struct result_merge *m, const cJSON *rec, char *err,
 		if (rc != 0)
 			goto out;
 	}
-	a = result_acc_get(m, w->valuestring);
+	/* A labelled record (http --label) has its own accumulator. */
+	lb = cJSON_GetObjectItemCaseSensitive(rec, "label");
+	snprintf(key, sizeof(key), "%.15s%s%.15s", w->valuestring,
+		 cJSON_IsString(lb) ? ":" : "",
+		 cJSON_IsString(lb) ? lb->valuestring : "");
+	a = result_acc_get(m, key);
 	rc = !a ? util_fail(err, errlen, -ENOSPC, "more than %d workloads in one step", RESULT_MAX_WL) :
 	     !a->h || !a->obj ? -ENOMEM : 0;
 	if (rc != 0)
@@ -162,9 +169,12 @@ const char *result_success_counter(const char *w)
 {
 	size_t i;
 
+	size_t n = w ? strcspn(w, ":") : 0;
+
 	for (i = 0; w && i < sizeof(result_succ) / sizeof(result_succ[0]);
 	     i++)
-		if (strcmp(result_succ[i].workload, w) == 0)
+		if (strncmp(result_succ[i].workload, w, n) == 0 &&
+		    result_succ[i].workload[n] == 0)
 			return result_succ[i].counter;
 	return NULL;
 }

@@ -34,7 +34,9 @@ struct result_merge {
 /* An empty merge (no allocation until the first record). */
 void result_merge_init(struct result_merge *m);
 
-/* Merges one benchboot.workload/1 record into its workload's accumulator:
+/* Merges one benchboot.workload/1 record into its workload's accumulator
+ * (WORKLOAD, or WORKLOAD:LABEL for a record with a "label", so a step's
+ * static and CGI http lines stay apart):
  * histogram merged exactly, counters and errors summed, and each counter
  * divided by the record's elapsed_s added to the rates (rates add per
  * client, each over its own time).  Returns 0; -EINVAL with a reason in
@@ -57,8 +59,8 @@ cJSON *result_merge_json(struct result_merge *m);
 
 /* The counter of workload w's records that counts successes (its
  * throughput): "requests" for http, "statements" for sql, "mails" for
- * smtp; NULL for a workload with no success counter (probe, sample),
- * which then has no error rate. */
+ * smtp (w may be WORKLOAD:LABEL); NULL for a workload with no success
+ * counter (probe, sample), which then has no error rate. */
 const char *result_success_counter(const char *w);
 
 /* Error rate over one workload's counters and errors objects (a record's

@@ -318,6 +318,8 @@ static void validity_cases(void)
 		cJSON_Delete(rep);
 		cJSON_Delete(r);
 	}
+	TAP_EQ_STR(result_success_counter("http:cgi"), "requests",
+		   "a labelled workload's success counter");
 	TAP_EQ_STR(result_success_counter("sql"), "statements",
 		   "sql's success counter");
 	TAP_EQ_STR(result_success_counter("smtp"), "mails",
@@ -326,9 +328,42 @@ static void validity_cases(void)
 	       "sample has no success counter");
 }
 
+/* Labelled records (http --label) merge apart: static and CGI lines of
+ * one step, and an unlabelled one. */
+static void label_cases(void)
+{
+	static const char *const lab[] = { "static", "cgi", NULL, "cgi" };
+	struct result_merge m;
+	char err[256];
+	cJSON *mo;
+	size_t i;
+
+	result_merge_init(&m);
+	for (i = 0; i < 4; i++) {
+		cJSON *r = rec_new("http", 1, 100 * (i + 1), 0, 0, NULL, 0);
+
+		if (lab[i])
+			cJSON_AddStringToObject(r, "label", lab[i]);
+		result_merge_record(&m, r, err, sizeof(err));
+		cJSON_Delete(r);
+	}
+	TAP_EQ_INT(m.n, 3, "labels: three accumulators (static, cgi, http)");
+	result_repeat_check(&m, NULL, 0.01);
+	mo = result_merge_json(&m);
+	tap_ok(num(mo, "http:static.counters.requests") == 100 &&
+	       num(mo, "http:cgi.counters.requests") == 600 &&
+	       num(mo, "http.counters.requests") == 300,
+	       "labels: each line's counters on their own");
+	tap_ok(num(mo, "http:cgi.error_rate") == 0,
+	       "labels: a labelled workload has its error rate");
+	result_merge_free(&m);
+	cJSON_Delete(mo);
+}
+
 int main(void)
 {
 	merge_cases();
+	label_cases();
 	validity_cases();
 	bad_cases();
 	stats_cases();
