@@ -1295,6 +1295,75 @@ static void report_sampler_table(FILE *out, struct report_res *r, int idx)
 	}
 }
 
+int report_sm_steps(struct report_res *rs, int n, const char **names,
+		    int max)
+{
+	int nn = 0, i, s, j;
+
+	for (i = 0; i < n; i++)
+		for (s = 0; s < rs[i].nsteps; s++) {
+			if (!rs[i].steps[s].sm_n)
+				continue;
+			for (j = 0; j < nn; j++)
+				if (strcmp(names[j], rs[i].steps[s].name) == 0)
+					break;
+			if (j == nn && nn < max)
+				names[nn++] = rs[i].steps[s].name;
+		}
+	return nn;
+}
+
+const struct report_step *report_sm_at(const struct report_res *r,
+				       const char *name)
+{
+	int s = report_find_step(r, name);
+
+	return s >= 0 && r->steps[s].sm_n ? &r->steps[s] : NULL;
+}
+
+/* Several results: their sampler tables side by side, as the study set
+ * its two systems' "combined" columns: per step and field, each result's
+ * average and its ratio to A's. */
+static void report_sampler_compare(FILE *out, struct report_res *rs, int n)
+{
+	const char *names[256];
+	const struct report_step *st, *a;
+	int nn, i, j, k;
+	char b[32];
+
+	nn = report_sm_steps(rs, n, names, 256);
+	if (n < 2 || !nn)
+		return;
+	fprintf(out, "\nserver sampler side by side (Byte.com combined table; ratios against A)\n  %-20s %-10s", "step", "field");
+	for (i = 0; i < n; i++) {
+		fprintf(out, " %10c", report_letter(i));
+		if (i > 0)
+			fprintf(out, " %6c/A", report_letter(i));
+	}
+	fputc('\n', out);
+	for (j = 0; j < nn; j++)
+		for (k = 0; k < REPORT_SM_N; k++) {
+			fprintf(out, "  %-20s %-10s", k ? "" : names[j],
+				report_sm_heads[k]);
+			a = report_sm_at(&rs[0], names[j]);
+			for (i = 0; i < n; i++) {
+				st = report_sm_at(&rs[i], names[j]);
+				if (st)
+					report_fmt(b, sizeof(b), st->sm[k]);
+				fprintf(out, " %10s", st ? b : "-");
+				if (i == 0)
+					continue;
+				if (st && a && a->sm[k] != 0)
+					snprintf(b, sizeof(b), "%.3f",
+						 st->sm[k] / a->sm[k]);
+				else
+					snprintf(b, sizeof(b), "-");
+				fprintf(out, " %8s", b);
+			}
+			fputc('\n', out);
+		}
+}
+
 static void report_probe_table(FILE *out, struct report_res *rs, int n)
 {
 	const char *names[256];
@@ -1404,6 +1473,7 @@ int report_text(FILE *out, struct report_res *rs, int n)
 	report_ops_table(out, rs, n);
 	for (i = 0; i < n; i++)
 		report_sampler_table(out, &rs[i], i);
+	report_sampler_compare(out, rs, n);
 	report_probe_table(out, rs, n);
 	fflush(out);
 	return ferror(out) ? -EIO : 0;

@@ -152,6 +152,16 @@ int report_concs(struct report_res *rs, int n, const char *step, int *c,
 const struct report_step *report_at(const struct report_res *r,
 				    const char *step, int conc);
 
+/* The names of the steps that have sampler readings in any of the n
+ * results, in order of first appearance, at most max; returns how
+ * many. */
+int report_sm_steps(struct report_res *rs, int n, const char **names,
+		    int max);
+
+/* Result r's step name when it has sampler readings, else NULL. */
+const struct report_step *report_sm_at(const struct report_res *r,
+				       const char *name);
+
 /* Terminal tables for n results (the first is the baseline of every
  * ratio).  Returns 0 or -errno of the write. */
 int report_text(FILE *out, struct report_res *rs, int n);

@@ -833,6 +833,50 @@ static void html_sampler(FILE *f, struct report_res *r, int idx)
 	free(pt);
 }
 
+/* Several results: the sampler tables side by side, per step and field
+ * each result's average and its ratio to A's. */
+static void html_sm_compare(FILE *f, struct report_res *rs, int n)
+{
+	const char *names[256];
+	const struct report_step *st, *a;
+	int nn, i, j, k;
+	char b[32];
+
+	nn = report_sm_steps(rs, n, names, 256);
+	if (n < 2 || !nn)
+		return;
+	fputs("<h2>Server sampler side by side (ratios against A)</h2>\n"
+	      "<table class=\"fig\"><tr><th>step</th><th>field</th>", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "<th>%c</th>", html_letter(i));
+		if (i > 0)
+			fprintf(f, "<th>%c/A</th>", html_letter(i));
+	}
+	fputs("</tr>\n", f);
+	for (j = 0; j < nn; j++)
+		for (k = 0; k < REPORT_SM_N; k++) {
+			fputs("<tr><td>", f);
+			if (!k)
+				html_esc(f, names[j]);
+			fprintf(f, "</td><td>%s</td>", report_sm_heads[k]);
+			a = report_sm_at(&rs[0], names[j]);
+			for (i = 0; i < n; i++) {
+				st = report_sm_at(&rs[i], names[j]);
+				html_num(b, sizeof(b), st ? st->sm[k] : 0);
+				fprintf(f, "<td>%s</td>", st ? b : "-");
+				if (i == 0)
+					continue;
+				if (st && a && a->sm[k] != 0)
+					fprintf(f, "<td>%.3f</td>",
+						st->sm[k] / a->sm[k]);
+				else
+					fputs("<td>-</td>", f);
+			}
+			fputs("</tr>\n", f);
+		}
+	fputs("</table>\n", f);
+}
+
 /* Under the probe chart: per step and result, the std-dev %, the loss
  * % and the seconds they cover. */
 static void html_probe_table(FILE *f, struct report_res *rs, int n,
@@ -1138,6 +1182,7 @@ int report_html(FILE *f, struct report_res *rs, int n)
 	      "repeat; dashed: a step begins.</p>\n", f);
 	for (i = 0; i < n; i++)
 		html_sampler(f, &rs[i], i);
+	html_sm_compare(f, rs, n);
 	html_probe(f, rs, n);
 	fputs("<h2>Environment</h2>\n", f);
 	for (i = 0; i < n; i++)

@@ -328,6 +328,20 @@ static void test_render(struct report_res *rs)
 	       "text: figures, ratio, sql ops, sampler and probe tables");
 	tap_ok(t && !strstr(t, "nan") && !strstr(t, "inf"),
 	       "text: no nan or inf");
+	{
+		/* B's sampler runnable for the first step over A's. */
+		const struct report_step *a = &rs[0].steps[0],
+					 *b = report_sm_at(&rs[1], a->name);
+		char want_row[128];
+
+		snprintf(want_row, sizeof(want_row), "  %-20s %-10s",
+			 a->name, "runnable");
+		tap_ok(t && strstr(t, "server sampler side by side") &&
+		       strstr(t, want_row) && b && a->sm_n && b->sm_n &&
+		       a->sm[0] > 0,
+		       "text: the sampler tables side by side, a row per "
+		       "step and field");
+	}
 	c = render(report_csv, rs, 2);
 	for (i = 0; i < 2; i++)
 		for (s = 0; s < rs[i].nsteps; s++)
@@ -350,6 +364,9 @@ static void test_render(struct report_res *rs)
 		   "workload, step)");
 	TAP_EQ_INT(badrow, 0, "csv: every row has the header's columns");
 	h = render(report_html, rs, 2);
+	tap_ok(h && strstr(h, "Server sampler side by side") &&
+	       strstr(h, "<th>B/A</th>"),
+	       "html: the sampler tables side by side with ratios");
 	tap_ok(h && count(h, "<svg") >= 8 && count(h, "<svg") ==
 	       count(h, "</svg>"), "html: %zu charts, closed",
 	       h ? count(h, "<svg") : 0);
