@@ -1519,6 +1519,25 @@ static void report_csv_stat(FILE *out, const struct report_stat *s)
 }
 
 /* One row; w NULL for a step with no workload statistics. */
+/* The columns added after the probe's: error rate, invalid repeats,
+ * the flag, the response-time standard deviation; then the line end. */
+static void report_csv_tail(FILE *out, const struct report_step *st,
+			    const struct report_wl *w)
+{
+	double e = w ? report_wl_error_rate(w) : -1;
+
+	if (e >= 0)
+		fprintf(out, ",%.17g,%.17g,%.17g", w->succ, w->fail, e);
+	else
+		fputs(",,,", out);
+	fprintf(out, ",%d,%s", st->invalid, st->skipped ? "" :
+		report_step_flag(st));
+	if (w && w->sd_ns >= 0)
+		fprintf(out, ",%.17g\n", w->sd_ns);
+	else
+		fputs(",\n", out);
+}
+
 static void report_csv_row(FILE *out, const struct report_res *r,
 			   const struct report_step *st,
 			   const struct report_wl *w)
@@ -1557,10 +1576,11 @@ static void report_csv_row(FILE *out, const struct report_res *r,
 		else
 			fputc(',', out);
 	if (st->pb_seconds)
-		fprintf(out, ",%d,%.17g,%.17g\n", st->pb_seconds,
+		fprintf(out, ",%d,%.17g,%.17g", st->pb_seconds,
 			st->pb_lost_pct, st->pb_stddev_pct);
 	else
-		fputs(",0,,\n", out);
+		fputs(",0,,", out);
+	report_csv_tail(out, st, w);
 }
 
 int report_csv(FILE *out, struct report_res *rs, int n)
@@ -1576,7 +1596,7 @@ int report_csv(FILE *out, struct report_res *rs, int n)
 	fputs(",errors,sampler_intervals", out);
 	for (k = 0; k < REPORT_SM_N; k++)
 		fprintf(out, ",%s", report_sm_fields[k]);
-	fputs(",probe_seconds,probe_lost_pct,probe_stddev_pct\n", out);
+	fputs(",probe_seconds,probe_lost_pct,probe_stddev_pct,successes,failures,error_rate,invalid_repeats,flag,stddev_ns\n", out);
 	for (i = 0; i < n; i++)
 		for (s = 0; s < rs[i].nsteps; s++) {
 			const struct report_step *st = &rs[i].steps[s];
