@@ -40,13 +40,15 @@ smtp-in/c4 smtp-relay/c4 combined/c8"
 
 	# Merged histogram count = the sum of the clients' records' counts,
 	# for every repeat and workload (TSV: step workload merged sum
-	# nrecords).
-	jq -r '.steps[] | .name as $s | .repeats[] | . as $r |
+	# nrecords).  A labelled record (http --label L) merges as http:L.
+	jq -r 'def key: .argv[0] + (if .record.label then ":" +
+			.record.label else "" end);
+		.steps[] | .name as $s | .repeats[] | . as $r |
 		($r.merged | keys[]) as $w |
 		[$s, $w, ($r.merged[$w].latency.count // -1),
-		 ([$r.clients[] | (.records // [])[] | select(.argv[0] == $w) |
+		 ([$r.clients[] | (.records // [])[] | select(key == $w) |
 		   .record.latency.count // 0] | add // 0),
-		 ([$r.clients[] | (.records // [])[] | select(.argv[0] == $w)] |
+		 ([$r.clients[] | (.records // [])[] | select(key == $w)] |
 		   length)] | @tsv' "$R" >"$dir/merge.tsv"
 	check_eq "merged histograms: one per workload and repeat" \
 		"$(wc -l <"$dir/merge.tsv")" 10
