@@ -8,6 +8,7 @@
 #include "collect.h"
 #include "fetch.h"
 #include "http.h"
+#include "ident.h"
 #include "mdns.h"
 #include "probe.h"
 #include "report.h"
@@ -49,6 +50,8 @@ const struct cmd cmd_table[] = {
 	  "SMTP load generator: mails/s and latency against a mail server" },
 	{ "smtp-sink", smtpsink_main, 0,
 	  "fast SMTP sink server: accepts, counts, optionally stores mail" },
+	{ "ident", ident_main, 0,
+	  "what a server is, seen from the network: HTTP, SQL and SMTP versions, TCP/IP facts" },
 	{ "report", report_main, 0,
 	  "tables, CSV and an HTML page with charts from result documents; compare runs" },
 	{ NULL, NULL, 0, NULL },
