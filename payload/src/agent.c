@@ -207,6 +207,7 @@ static const struct agent_optdef agent_optdefs[] = {
 	{ "procs", 1, ao_str, R(procs), NULL },
 	{ "key-file", 1, ao_key_file, 0, NULL },
 	{ "lab", 1, ao_lab, 0, "1..63 of [A-Za-z0-9._-]" },
+	{ "target", 1, ao_str, R(target), NULL },
 };
 #undef R
 #define AGENT_NOPTS (sizeof(agent_optdefs) / sizeof(agent_optdefs[0]))
@@ -221,7 +222,7 @@ static void agent_usage(FILE *out)
 "         [--upload-timeout S]\n"
 "         [--peers N] [--wait S] [--once] [--no-series] [--procs LIST]\n"
 "         [--key-file FILE] [--lab NAME] [--token-file FILE] [--ca FILE]\n"
-"         [--pin sha256//BASE64]\n"
+"         [--pin sha256//BASE64] [--target HOST]\n"
 "See docs/agent.md.\n");
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "ident.h"
 #include "node.h"
 #include "peer.h"
 #include "result.h"
@@ -1172,8 +1173,15 @@ static int runner_collect(struct runner *r, struct runner_rep *rr,
 	rsk = result_starts_skew(&t.starts);
 	if (t.lclients >= 2 && rsk >= 0)
 		cJSON_AddNumberToObject(sk, "record", (double)rsk);
-	cJSON_AddItemToObject(rr->rep, "series", runner_series_window(
-				      r, rr->start, rr->end + 1000000000ll));
+	sk = runner_series_window(r, rr->start, rr->end + 1000000000ll);
+	/* Say it plainly when there are no server-side figures (no agent
+	 * of ours on the server, or its producers did not run). */
+	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sk,
+								"sample")) +
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sk,
+								"probe")) == 0)
+		cJSON_AddStringToObject(rr->rep, "server_figures", "none: no sampler or probe ran on the server (no benchboot agent there)");
+	cJSON_AddItemToObject(rr->rep, "series", sk);
 	complete = t.lost == 0 && t.failed == 0 && rr->part > 0;
 	cJSON_AddBoolToObject(rr->rep, "complete", complete);
 	if (!complete) {
@@ -1463,6 +1471,10 @@ static int runner_setup(struct runner *r, int *port)
 			return 2;
 		}
 	}
+	if (o->target && suite_set_var(&r->suite, "server", o->target) != 0) {
+		util_err("agent", EINVAL, "--target '%s': not a host name or address", o->target);
+		return 2;
+	}
 	/* ":PORT" alone: every address. */
 	if (o->listen && ctl_parse_hostport(o->listen[0] == ':' ? "0.0.0.0" :
 					    o->listen, host, sizeof(host),
@@ -1562,6 +1574,49 @@ static cJSON *runner_wait_peers(struct runner *r)
 		runner_event(r, "peer_wait_timeout", NULL, err);
 	}
 	return peers;
+}
+
+/* The suite variable name as a port, or dflt when unset or not one. */
+static unsigned runner_port_var(struct runner *r, const char *name,
+				unsigned dflt)
+{
+	const char *v = suite_var(&r->suite, name);
+	uint64_t p;
+
+	if (!v || util_parse_u64(v, 1, 65535, &p) != 0)
+		return dflt;
+	return (unsigned)p;
+}
+
+/* A server with no agent of ours (--target, or the suite's "server"):
+ * what it is, as seen from the network (ident.h), into the result's
+ * "server_identity"; with the suite's ports and SQL account.  Nothing
+ * for a run whose server is one of our agents: its host facts say more. */
+static void runner_identify(struct runner *r)
+{
+	const char *host = suite_var(&r->suite, "server");
+	struct ident_target t;
+	char err[256];
+	cJSON *id;
+
+	if (!host || r->o->local_server || runner_server(r))
+		return;
+	ident_target_init(&t, host);
+	t.http_port = runner_port_var(r, "http_port", 80);
+	t.sql_port = runner_port_var(r, "sql_port", 3306);
+	t.smtp_port = runner_port_var(r, "smtp_port", 25);
+	t.sql_user = suite_var(&r->suite, "sql_user");
+	t.sql_password = suite_var(&r->suite, "sql_password");
+	t.sql_db = suite_var(&r->suite, "sql_db");
+	node_status("identifying the server %s", host);
+	id = ident_probe(&t, err, sizeof(err));
+	if (!id) {
+		node_log("server %s not identified: %s", host, err);
+		id = cJSON_CreateObject();
+		cJSON_AddStringToObject(id, "host", host);
+		cJSON_AddStringToObject(id, "error", err);
+	}
+	cJSON_AddItemToObject(r->doc, "server_identity", id);
 }
 
 /* The document's head: schema, id, created, tool, controller, suite. */
@@ -1733,6 +1788,7 @@ int runner_main(const struct runner_opts *o, volatile sig_atomic_t *stop)
 		status = RUNNER_YIELD;
 		goto out;
 	}
+	runner_identify(&r);
 	/* Initial clock estimate: many exchanges, best one wins. */
 	runner_sync(&r, 32, 5000);
 	runner_make_id(&r, id, sizeof(id));

@@ -30,6 +30,8 @@ struct runner_opts {
 	int no_series;			/* local server: no probe/sampler */
 	const char *procs;		/* local server: sampler --proc list */
 	int local_server;		/* the controller is also the server */
+	const char *target;		/* the server under test, any host:
+					 * no server agent waited for */
 	const struct auth_key *key;	/* the lab key; NULL: open lab */
 	const char *lab;		/* lab name; "" the default lab (not NULL) */
 	char *yield_to;			/* local server: where to go on yield */

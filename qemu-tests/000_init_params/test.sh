@@ -22,7 +22,8 @@ parse() {
 		echo "rc=$rc role=$BB_ROLE id=$BB_ID controller=$BB_CONTROLLER" \
 			"suite=$BB_SUITE upload=$BB_UPLOAD poweroff=$BB_POWEROFF" \
 			"debug=$BB_DEBUG relay=$BB_RELAY peers=$BB_PEERS" \
-			"key=$BB_KEY lab=$BB_LAB token=$BB_TOKEN pin=$BB_PIN"
+			"key=$BB_KEY lab=$BB_LAB token=$BB_TOKEN pin=$BB_PIN" \
+			"target=$BB_TARGET"
 		cat "$3"' sh "$PARAMS" "$1" "$tmp"
 }
 tmp=$(mktemp)
@@ -80,6 +81,11 @@ benchboot.key=0123456789abcde|rc=1 |'benchboot.key=0123456789abcde': key must be
 benchboot.lab=a/b|rc=1 |'benchboot.lab=a/b': lab must be
 benchboot.lab=|rc=1 |'benchboot.lab=': lab must be
 benchboot.pin=md5//abc|rc=1 |'benchboot.pin=md5//abc': pin must be sha256//BASE64
+benchboot.target=freebsd-box.lab benchboot.role=controller|rc=0 role=controller id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target=freebsd-box.lab|-
+benchboot.target=10.0.0.9|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target=10.0.0.9|-
+benchboot.target=[fe80::1]|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target=[fe80::1]|-
+benchboot.target=10.0.0.9:80|rc=1 |'benchboot.target=10.0.0.9:80': target must be a host
+benchboot.target=bad_host|rc=1 |'benchboot.target=bad_host': target must be a host
 benchboot.suite=/results/suites/lab1|rc=0 role=client id= controller= suite=/results/suites/lab1 |-
 benchboot.suite=/results/../etc/x|rc=1 |suite PATH must be
 benchboot.upload=/results|rc=1 |'benchboot.upload=/results': upload must be an

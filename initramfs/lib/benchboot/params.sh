@@ -3,7 +3,7 @@
 # same BusyBox shell), so every rule here is tested without booting.
 
 # Every parameter /init knows; anything else named benchboot.* is an error.
-BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin"
+BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target"
 
 # bb_params_tokens CMDLINE: print CMDLINE's words one a line, the way the
 # kernel splits it (double quotes group a value and are dropped; words after
@@ -89,7 +89,7 @@ bb_params_controller() {
 bb_params_parse() {
 	local tok key val ok
 	BB_ROLE=client BB_ID= BB_CONTROLLER= BB_SUITE= BB_UPLOAD= BB_RELAY= BB_PEERS=
-	BB_KEY= BB_LAB= BB_TOKEN= BB_PIN=
+	BB_KEY= BB_LAB= BB_TOKEN= BB_PIN= BB_TARGET=
 	BB_POWEROFF=0 BB_DEBUG=0 BB_PARAM_ERRORS=0
 	# A here-document, not a pipe: the loop must run in this shell.
 	while IFS= read -r tok; do
@@ -194,6 +194,17 @@ bb_params_parse() {
 			else
 				bb_params_err "$tok" "lab must be 1-63 letters," \
 "digits, '.', '_' or '-'"
+			fi ;;
+		target)
+			# Any host as the server under test (--target): a
+			# host name or address, no port.
+			if bb_params_controller "$val" &&
+				[ "${val%:*}" = "$val" ] || case $val in
+				\[*\]) true ;; *) false ;; esac; then
+				BB_TARGET=$val
+			else
+				bb_params_err "$tok" "target must be a host" \
+"name or an address (no port)"
 			fi ;;
 		token)
 			# The collector's upload token.
