@@ -334,6 +334,28 @@ static void vops(struct vctx *v, const cJSON *rec, const char *path,
 	}
 }
 
+/* The index of workload name in s, added (no statistics: every repeat
+ * was invalid) when the step's stats do not have it; -1 when s is
+ * full. */
+static int report_step_wl(struct report_step *s, const char *name)
+{
+	const char *m;
+	int i;
+
+	for (i = 0; i < s->nwl; i++)
+		if (strcmp(s->wl[i].name, name) == 0)
+			return i;
+	if (s->nwl == REPORT_MAX_WL)
+		return -1;
+	memset(&s->wl[i], 0, sizeof(s->wl[i]));
+	snprintf(s->wl[i].name, sizeof(s->wl[i].name), "%s", name);
+	m = result_success_counter(name);
+	snprintf(s->wl[i].metric, sizeof(s->wl[i].metric), "%s",
+		 m ? m : "");
+	s->wl[i].sd_ns = -1;
+	return s->nwl++;
+}
+
 static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
 		    struct report_step *s, struct series_acc *sa,
 		    struct ops_acc *oa)
@@ -390,10 +412,8 @@ static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
 		const cJSON *e;
 		double sc, fl;
 
-		for (i = 0; i < s->nwl; i++)
-			if (strcmp(s->wl[i].name, w->string) == 0)
-				break;
-		if (i == s->nwl)
+		i = report_step_wl(s, w->string);
+		if (i < 0)
 			continue;
 		cJSON_ArrayForEach(e, er)
 			if (cJSON_IsNumber(e))
