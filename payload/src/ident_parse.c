@@ -132,11 +132,15 @@ int ident_http_head_parse(const char *buf, size_t len,
 	for (line = 1;; line++) {
 		eol = memchr(buf + off, '\n', lim - off);
 		if (!eol) {
-			if (lim - off > IDENT_HLINE_MAX || len >= IDENT_HEAD_MAX)
+			/* The line so far may still end in its CR. */
+			if (lim - off > IDENT_HLINE_MAX + 1)
+				return util_fail(err, errlen, -EBADMSG,
+						 "line %d longer than %d bytes",
+						 line, IDENT_HLINE_MAX);
+			if (len >= IDENT_HEAD_MAX)
 				return util_fail(err, errlen, -EBADMSG,
 						 "head longer than %d bytes",
-						 lim - off > IDENT_HLINE_MAX ?
-						 IDENT_HLINE_MAX : IDENT_HEAD_MAX);
+						 IDENT_HEAD_MAX);
 			return 0;
 		}
 		n = (size_t)(eol - (buf + off));

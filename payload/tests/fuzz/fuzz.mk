@@ -23,3 +23,5 @@ fuzz_suite_SRCS := suite.c util.c
 FUZZ_TARGETS += auth
 fuzz_auth_SRCS := auth.c ctl.c policy.c util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_auth: FUZZ_CFLAGS += -lcjson -lmbedcrypto
+FUZZ_TARGETS += ident
+fuzz_ident_SRCS := ident_parse.c util.c
