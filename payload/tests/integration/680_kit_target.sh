@@ -207,6 +207,16 @@ for s in http-static http-tree http-cgi sql-ops sql-mix smtp-in smtp-relay \
 	  .mails // .ops // 0)] | add) > 0 and
 	([.repeats[0].merged[] | .errors // {} | .[]] | add // 0) == 0' "$res"
 done
+# The result says what the server was (the controller asked it, ident.h).
+check_eq "result: server_identity names Apache's version" "$(jq -r \
+	'.server_identity.http.server' "$res" | cut -d' ' -f1)" \
+	"$(apache2 -v | sed -n 's/^Server version: \([^ ]*\).*/\1/p')"
+check_eq "result: server_identity names MariaDB's version" "$(jq -r \
+	'.server_identity.sql.version' "$res")" \
+	"$(mariadbd --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p')"
+check "result: server_identity has the SMTP banner and the kit's facts" \
+	jqt '.server_identity | (.smtp.banner | test("ESMTP Postfix")) and
+	.kit.cgi.hello == "sh"' "$res"
 check "relayed mail reached the client's sink" test \
 	"$(find "$RUN_DIR/sunk" -type f | wc -l)" -gt 0
 tap_done
