@@ -36,15 +36,17 @@ usage: install.sh [--web apache|nginx|none] [--cgi sh|perl] [--port P]
                   [--sql mariadb|mysql|none] [--sql-admin CMD] [--sql-cnf FILE]
                   [--mta postfix|sendmail|none] [--postfix-conf DIR]
                   [--mail-dir DIR] [--relay HOST:PORT] [--host ADDR]
-                  [--no-enable] [--check-only] [--facts FILE]
+                  [--fcgi-socket PATH] [--no-enable] [--check-only] [--facts FILE]
 Provisions the benchboot suite's content, database and mail domains on
 this system's own servers, then checks them (page, query, mail).
-  --web, --sql, --mta  which server to provision (default: detected)
+  --web, --sql, --mta  which server to provision (default: detected; none:
+                       leave that service alone, neither provisioned nor checked)
   --cgi KIND           what /cgi-bin/hello is: sh (default) or perl;
                        /cgi-bin/hello-sh and /cgi-bin/hello-perl always exist
   --port P             the web server's port (default 80)
   --docroot, --cgi-dir, --site   where the content, the CGIs and the web
                        server's site file go (default: the system's layout)
+  --fcgi-socket PATH   nginx only: fcgiwrap's socket (default: the system's)
   --sql-admin CMD      the client command as an administrator
                        (default: mariadb or mysql as root over the socket)
   --sql-cnf FILE       the server settings file to write (bind-address etc.)
@@ -63,7 +65,7 @@ EOF
 
 WEB= CGI=sh PORT=80 DOCROOT= CGIDIR= SITE= SQL= SQLADMIN= SQLCNF= MTA=
 PFCONF= MAILDIR=/var/spool/benchboot-mail RELAY= HOST=127.0.0.1 ENABLE=1
-CHECKONLY=0 FACTS=
+CHECKONLY=0 FACTS= FCGI_SOCK=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--web) WEB=$2; shift ;;
@@ -72,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--docroot) DOCROOT=$2; shift ;;
 	--cgi-dir) CGIDIR=$2; shift ;;
 	--site) SITE=$2; shift ;;
+	--fcgi-socket) FCGI_SOCK=$2; shift ;;
 	--sql) SQL=$2; shift ;;
 	--sql-admin) SQLADMIN=$2; shift ;;
 	--sql-cnf) SQLCNF=$2; shift ;;
@@ -111,20 +114,21 @@ esac
 LB=/usr/local
 [ "$OS" = freebsd ] || LB=
 
+NOWEB= NOSQL= NOMTA=
 if [ -z "$WEB" ]; then
 	if have apache2 || have httpd || [ -x $LB/sbin/httpd ]; then WEB=apache
 	elif have nginx; then WEB=nginx
-	else WEB=none; fi
+	else WEB=none NOWEB=1; fi
 fi
 if [ -z "$SQL" ]; then
 	if have mariadb; then SQL=mariadb
 	elif have mysql; then SQL=mysql
-	else SQL=none; fi
+	else SQL=none NOSQL=1; fi
 fi
 if [ -z "$MTA" ]; then
 	if have postconf; then MTA=postfix
 	elif [ -f /etc/mail/sendmail.cf ]; then MTA=sendmail
-	else MTA=none; fi
+	else MTA=none NOMTA=1; fi
 fi
 say "system $OS; web $WEB, database $SQL, mail $MTA"
 
@@ -138,23 +142,23 @@ debian)
 	: "${SITE:=/etc/apache2/sites-available/benchboot.conf}"
 	[ -d /etc/mysql/mariadb.conf.d ] && : "${SQLCNF:=/etc/mysql/mariadb.conf.d/99-benchboot.cnf}"
 	: "${SQLCNF:=/etc/mysql/mysql.conf.d/99-benchboot.cnf}"
-	FCGI_SOCK=/run/fcgiwrap.socket ;;
+	: "${FCGI_SOCK:=/run/fcgiwrap.socket}" ;;
 rhel)
 	: "${DOCROOT:=/srv/benchboot/www}" "${CGIDIR:=/srv/benchboot/cgi-bin}"
 	[ "$WEB" = nginx ] && : "${SITE:=/etc/nginx/conf.d/benchboot.conf}"
 	: "${SITE:=/etc/httpd/conf.d/benchboot.conf}"
 	: "${SQLCNF:=/etc/my.cnf.d/benchboot.cnf}"
-	FCGI_SOCK=/run/fcgiwrap/fcgiwrap-nginx.sock ;;
+	: "${FCGI_SOCK:=/run/fcgiwrap/fcgiwrap-nginx.sock}" ;;
 freebsd)
 	: "${DOCROOT:=/usr/local/www/benchboot}" "${CGIDIR:=/usr/local/www/benchboot-cgi}"
 	[ "$WEB" = nginx ] && : "${SITE:=/usr/local/etc/nginx/benchboot.conf}"
 	: "${SITE:=/usr/local/etc/apache24/Includes/benchboot.conf}"
 	: "${SQLCNF:=/usr/local/etc/mysql/conf.d/benchboot.cnf}"
 	APACHE_MODS=/usr/local/etc/apache24/httpd.conf
-	FCGI_SOCK=/var/run/fcgiwrap/fcgiwrap.sock ;;
+	: "${FCGI_SOCK:=/var/run/fcgiwrap/fcgiwrap.sock}" ;;
 *)
 	: "${DOCROOT:=/srv/benchboot/www}" "${CGIDIR:=/srv/benchboot/cgi-bin}"
-	FCGI_SOCK=/run/fcgiwrap.socket ;;
+	: "${FCGI_SOCK:=/run/fcgiwrap.socket}" ;;
 esac
 : "${FACTS:=$DOCROOT/benchboot-kit.json}"
 
@@ -516,8 +520,11 @@ fi
 	say "files written; start or reload the servers, then: $0 --check-only"
 	exit 0
 }
-[ "$WEB" = none ] && missing "web: no Apache or nginx found (--web)" || check_web
-[ "$SQL" = none ] && missing "sql: no MariaDB or MySQL found (--sql)" || check_sql
-[ "$MTA" = none ] && missing "mail: no Postfix or Sendmail found (--mta)" || check_mail
+if [ -n "$NOWEB" ]; then missing "web: no Apache or nginx found (--web)"
+elif [ "$WEB" != none ]; then check_web; fi
+if [ -n "$NOSQL" ]; then missing "sql: no MariaDB or MySQL found (--sql)"
+elif [ "$SQL" != none ]; then check_sql; fi
+if [ -n "$NOMTA" ]; then missing "mail: no Postfix or Sendmail found (--mta)"
+elif [ "$MTA" != none ]; then check_mail; fi
 if [ $MISSING = 0 ]; then say "everything answers: point the suite at this host (--set server=ADDR)"
 else say "$MISSING thing(s) missing, see MISSING above"; exit 1; fi

@@ -219,4 +219,49 @@ check "result: server_identity has the SMTP banner and the kit's facts" \
 	.kit.cgi.hello == "sh"' "$res"
 check "relayed mail reached the client's sink" test \
 	"$(find "$RUN_DIR/sunk" -type f | wc -l)" -gt 0
+
+# --- the other web server and CGI kind: nginx with fcgiwrap and the Perl
+# CGI, on :8080, provisioned by the kit alone as well.
+N=$D/nginx
+if command -v nginx >/dev/null && command -v fcgiwrap >/dev/null; then
+	mkdir -p "$N/tmp" "$N/sites"
+	netns_spawn srv "$N/fcgiwrap.log" fcgiwrap -s "unix:$N/fcgi.sock"
+	wait_for 10 test -S "$N/fcgi.sock" && chmod 666 "$N/fcgi.sock"
+	cat >"$N/nginx.conf" <<CONF
+# A stock nginx's shape: the main file includes the sites.
+worker_processes 1;
+daemon off;
+pid $N/nginx.pid;
+error_log $N/error.log warn;
+events { worker_connections 256; }
+http {
+	client_body_temp_path $N/tmp/body;
+	proxy_temp_path $N/tmp/proxy;
+	fastcgi_temp_path $N/tmp/fastcgi;
+	uwsgi_temp_path $N/tmp/uwsgi;
+	scgi_temp_path $N/tmp/scgi;
+	include $N/sites/*.conf;
+}
+CONF
+	set -- --web nginx --sql none --mta none --port 8080 --cgi perl \
+		--docroot "$N/www" --cgi-dir "$N/cgi-bin" \
+		--site "$N/sites/benchboot.conf" --fcgi-socket "$N/fcgi.sock" \
+		--host $SRV
+	check "nginx: the kit provisions (--no-enable)" netns_exec srv sh \
+		"$KIT" "$@" --no-enable >"$N/kit-install.log" 2>&1
+	netns_spawn srv "$N/stdout.log" nginx -c "$N/nginx.conf" \
+		-e "$N/error.log"
+	check "nginx: the kit's own check passes (page, tree, CGIs)" \
+		wait_for 20 netns_exec srv sh "$KIT" "$@" --check-only
+	netns_exec srv sh "$KIT" "$@" --check-only 2>&1 | sed 's/^/#   /'
+	netns_exec c2 $BB ident $SRV --http-port 8080 --sql-port 0 \
+		--smtp-port 0 --no-icmp --json >"$RUN_DIR/ident-nginx.json"
+	check_eq "nginx: ident's Server header is nginx -v's" "$(jq -r \
+		'.http.server' "$RUN_DIR/ident-nginx.json")" \
+		"$(nginx -v 2>&1 | sed 's/^nginx version: //')"
+	check_eq "nginx: ident names the CGI kind perl" "$(jq -r '.http.cgi' \
+		"$RUN_DIR/ident-nginx.json")" perl
+else
+	skip "no nginx and fcgiwrap here (apt-get install nginx-light fcgiwrap)"
+fi
 tap_done
