@@ -76,11 +76,11 @@ check "a shifted figure: ratio > 1 and significant" awk '
 	/requests\/s against/ { t = 1 } /p99 latency/ { t = 0 }
 	t && $1 == "4" { if ($(NF - 1) > 1.5 && $NF == "yes") ok = 1 }
 	END { exit !ok }' "$W/up.txt"
-jq '.suite.version = "2"' "$B" >"$W/b-v2.json"
+jq '.suite.version = "99"' "$B" >"$W/b-v2.json"
 $BB report "$A" "$W/b-v2.json" >/dev/null 2>"$W/v2.err"
 check_eq "another suite version: refused (exit 1)" "$?" 1
 check "the reason names both versions" grep -q "refusing to compare: \
-different suite versions: .*version 1, .*version 2" "$W/v2.err"
+different suite versions: .*version 2, .*version 99" "$W/v2.err"
 $BB report --force "$A" "$W/b-v2.json" >/dev/null 2>"$W/v2f.err"
 check_eq "--force compares anyway" "$?" 0
 check "--force still warns" grep -q "warning: different suite versions" \
