@@ -4,6 +4,7 @@
  * merges the clients' records and writes, spools and uploads the result. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -37,6 +38,11 @@
 #define RUNNER_PREHELLO_BYTES (64u << 10)
 #define RUNNER_MAX_NEW 64
 #define RUNNER_MAX_EVENTS 1000
+/* What one agent may send over a whole run (a day of sampler and probe
+ * records is well under a tenth of it), and the series records one
+ * server may add: beyond, its connection is dropped or its records are. */
+#define RUNNER_PEER_BYTES (256ull << 20)
+#define RUNNER_PEER_SERIES 400000
 
 enum { RP_FREE, RP_NEW, RP_READY, RP_LOST };
 
@@ -59,6 +65,7 @@ struct rpeer {
 	char nonce_a[AUTH_HEX_NONCE + 1];	/* keyed lab: the agent's */
 	char nonce_c[AUTH_HEX_NONCE + 1];	/* and ours */
 	int authed;		/* keyed lab: the agent proved the key */
+	uint64_t nseries;	/* series records it added */
 	struct auth_session as;
 };
 
@@ -84,6 +91,7 @@ struct runner {
 	char cur_step[201];
 	uint64_t malformed;
 	struct spool_dest dest;	/* where results go, how it is trusted */
+	int spare_fd;		/* given up when descriptors run out */
 	uint64_t next_look;	/* local server: next look for a leader */
 	struct util_clockwatch clock;	/* wall-clock steps, as events */
 	int yielding;		/* one was found: give up the role */
@@ -155,7 +163,7 @@ static void runner_refuse(struct runner *r, struct rpeer *p, const char *why)
 }
 
 static void runner_series_add(struct runner *r, const char *source,
-			      cJSON *rec, const struct rpeer *from)
+			      cJSON *rec, struct rpeer *from)
 {
 	struct tsync_sample best = { 0 };
 	const cJSON *t = NULL;
@@ -176,6 +184,8 @@ static void runner_series_add(struct runner *r, const char *source,
 			tsync_best(&from->ts, &best);
 		at = (int64_t)t->valuedouble - best.offset;
 	}
+	if (from && ++from->nseries > RUNNER_PEER_SERIES)
+		goto drop;
 	if (r->nseries == r->capseries) {
 		size_t nc = r->capseries ? r->capseries * 2 : 1024;
 		struct series_rec *ns;
@@ -479,6 +489,24 @@ static int runner_count_new(struct runner *r)
 	return n;
 }
 
+/* Out of descriptors: the pending connection would keep the listener
+ * readable and the loop spinning.  The spare descriptor kept for this
+ * makes room to accept it and close it at once.  Returns -1. */
+static int runner_shed(struct runner *r)
+{
+	int fd;
+
+	if (r->spare_fd < 0)
+		return -1;
+	close(r->spare_fd);
+	fd = accept4(r->lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	r->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	node_log("out of file descriptors: a connection was refused");
+	return -1;
+}
+
 static void runner_accept(struct runner *r)
 {
 	struct sockaddr_storage ss, ls;
@@ -492,6 +520,8 @@ static void runner_accept(struct runner *r)
 		ll = sizeof(ls);
 		fd = accept4(r->lfd, (struct sockaddr *)&ss, &sl,
 			     SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE))
+			fd = runner_shed(r);
 		if (fd < 0)
 			return;
 		p = runner_count_new(r) < RUNNER_MAX_NEW ? runner_slot(r) :
@@ -521,6 +551,8 @@ static void runner_reap_new(struct runner *r)
 	for (i = 0; i < r->npeers; i++) {
 		struct rpeer *p = &r->peers[i];
 
+		if (p->state == RP_READY && p->c.rx_bytes > RUNNER_PEER_BYTES)
+			runner_refuse(r, p, "over its 256 MiB byte budget for a run");
 		if (p->state != RP_NEW)
 			continue;
 		if (now - p->since_mono > RUNNER_HELLO_S * 1000000000ull)
@@ -575,6 +607,12 @@ static void runner_serve_peer(struct runner *r, struct rpeer *p,
 	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
 		return;
 	rc = ctl_conn_read(&p->c);
+	if (p->state == RP_NEW && p->c.rx_bytes > RUNNER_PREHELLO_BYTES) {
+		/* Checked before any line is parsed: a stranger's bytes
+		 * beyond the budget are never looked at. */
+		runner_refuse(r, p, "over 64 KiB before hello");
+		return;
+	}
 	while (p->c.fd >= 0 && (lr = ctl_conn_line(&p->c, &line, &len)) != 0) {
 		if (lr == -EBADMSG) {
 			runner_refuse(r, p, "a line failed its lab key tag (forged, altered or replayed)");
@@ -1756,6 +1794,8 @@ static void runner_teardown(struct runner *r)
 	cJSON_Delete(r->events);
 	if (r->lfd >= 0)
 		close(r->lfd);
+	if (r->spare_fd >= 0)
+		close(r->spare_fd);
 	suite_free(&r->suite);
 }
 
@@ -1763,6 +1803,7 @@ int runner_main(const struct runner_opts *o, volatile sig_atomic_t *stop)
 {
 	struct runner r = {
 		.o = o, .stop = stop, .lfd = -1,
+		.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC),
 		.dest = { .url = o->upload, .token = o->token, .ca = o->ca,
 			  .pin = o->pin, .timeout_s = o->upload_timeout_s },
 	};
