@@ -160,6 +160,12 @@ check_eq "status: no other errors" \
 check "status: first error names the class" \
 	grep -q '"first_error": *"status_4xx: HTTP 404"' "$f"
 
+# --label names the load in the record (a step keeps http:LABEL apart).
+run label -t 1 -c 1 -d 200ms --label cgi "$url/index.html"
+check_eq "label: in the record" "$(j "$RUN_DIR/label.json" .label)" cgi
+err=$($BB http --label 'a b' "$url/" 2>&1)
+check_eq "label: a bad one is a usage error (exit 2)" "$?" 2
+
 # The human summary names what happened.
 out=$($BB http -t 1 -c 2 -d 1s "$url/index.html")
 check "summary shows requests, latency and errors" \
