@@ -1060,11 +1060,13 @@ const struct report_step *report_at(const struct report_res *r,
 	return NULL;
 }
 
-/* The error-rate and flag cells of one result's row (throughput table). */
+/* The error-rate and flag cells of one result's row (throughput table);
+ * the flag is padded unless it ends the line (last). */
 static void report_err_cells(FILE *out, const struct report_step *st,
-			     const struct report_wl *w)
+			     const struct report_wl *w, int last)
 {
 	double e = w ? report_wl_error_rate(w) : -1;
+	const char *fl;
 	char b[32];
 
 	if (e < 0)
@@ -1072,8 +1074,10 @@ static void report_err_cells(FILE *out, const struct report_step *st,
 	else
 		snprintf(b, sizeof(b), e > 0 && e < 0.0001 ? "%.4f" : "%.2f",
 			 e * 100);
-	fprintf(out, "  %6s  %-7s", b,
-		st && !st->skipped ? report_step_flag(st) : "");
+	fl = st && !st->skipped ? report_step_flag(st) : "";
+	fprintf(out, "  %6s", b);
+	if (!last || fl[0])
+		fprintf(out, "  %-*s", last ? 0 : 7, fl);
 }
 
 /* Under a throughput table: every step of k with an invalid repeat, why
@@ -1115,7 +1119,8 @@ static void report_fig_head(FILE *out, int n, const struct report_key *k,
 		fputs("  ", out);
 		report_cell(out, h, 24, 1);
 		if (!p99)
-			fprintf(out, "  %6s  %-7s", "err %", "flag");
+			fprintf(out, "  %6s  %-*s", "err %", n == 1 ? 0 : 7,
+				"flag");
 		else
 			fprintf(out, "  %8s", "sd ms");
 		if (i > 0) {
@@ -1163,7 +1168,7 @@ static void report_fig_table(FILE *out, struct report_res *rs, int n,
 			fputs("  ", out);
 			report_cell(out, b, 24, 1);
 			if (!p99) {
-				report_err_cells(out, st, w);
+				report_err_cells(out, st, w, n == 1);
 			} else {
 				if (w && w->sd_ns >= 0)
 					report_fmt(b, sizeof(b), w->sd_ns / 1e6);
