@@ -246,7 +246,8 @@ void result_merge_free(struct result_merge *m)
 }
 
 /* Adds to dst, under key, the statistics of per_rep[*].WORKLOAD.OBJ.FIELD
- * (one value per complete repeat); nothing when no repeat has it. */
+ * (WORKLOAD.FIELD when obj is NULL; one value per complete repeat);
+ * nothing when no repeat has it. */
 static void result_stat(cJSON *dst, const char *key, const cJSON *per_rep,
 			const char *workload, const char *obj,
 			const char *field)
@@ -258,7 +259,8 @@ static void result_stat(cJSON *dst, const char *key, const cJSON *per_rep,
 
 	cJSON_ArrayForEach(pr, per_rep) {
 		const cJSON *w = cJSON_GetObjectItemCaseSensitive(pr, workload);
-		const cJSON *o = cJSON_GetObjectItemCaseSensitive(w, obj);
+		const cJSON *o = obj ? cJSON_GetObjectItemCaseSensitive(w, obj)
+				     : w;
 		const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, field);
 
 		if (cJSON_IsNumber(x) && n < 1000)
@@ -294,6 +296,8 @@ void result_step_stats(cJSON *merged, cJSON *stats,
 		}
 		result_stat(wst, "p50_ns", per_rep, wl, "latency", "p50");
 		result_stat(wst, "p99_ns", per_rep, wl, "latency", "p99");
+		result_stat(wst, "stddev_ns", per_rep, wl, "latency", "stddev");
+		result_stat(wst, "error_rate", per_rep, wl, NULL, "error_rate");
 	}
 }
 

@@ -85,9 +85,10 @@ void result_merge_free(struct result_merge *m);
 
 /* Fills a step's "merged" (latency over every complete repeat, from all)
  * and "stats" objects: per workload, the statistics (rstats.h) of every
- * rate of the first complete repeat as KEY_per_s, and of p50 and p99 as
- * p50_ns and p99_ns, one value per repeat in per_rep (an array of the
- * complete repeats' "merged" objects).  Percentiles are summarised per
+ * rate of the first complete repeat as KEY_per_s, of p50, p99 and the
+ * histogram's stddev as p50_ns, p99_ns and stddev_ns, and of error_rate,
+ * one value per repeat in per_rep (an array of the complete, valid
+ * repeats' "merged" objects).  Percentiles are summarised per
  * repeat, never averaged across clients. */
 void result_step_stats(cJSON *merged, cJSON *stats,
 		       const struct result_merge *all, const cJSON *per_rep);

@@ -169,6 +169,7 @@ static void stats_cases(void)
 		result_merge_record(&rep, r, err, sizeof(err));
 		cJSON_Delete(r);
 		result_merge_hists(&all, &rep);
+		result_repeat_check(&rep, NULL, -1);
 		cJSON_AddItemToArray(per_rep, result_merge_json(&rep));
 		result_merge_free(&rep);
 	}
@@ -186,6 +187,13 @@ static void stats_cases(void)
 	tap_ok(num(stats, "http.p99_ns.n") == 3 &&
 	       num(stats, "http.p99_ns.median") > 0,
 	       "stats: p99 per repeat summarised");
+	tap_ok(num(stats, "http.stddev_ns.n") == 3 &&
+	       num(stats, "http.stddev_ns.median") > 400 &&
+	       num(stats, "http.stddev_ns.median") < 600,
+	       "stats: the response-time stddev per repeat (1 and 2 us: 500 ns)");
+	tap_ok(num(stats, "http.error_rate.n") == 3 &&
+	       num(stats, "http.error_rate.max") == 0,
+	       "stats: the error rate per repeat summarised");
 	TAP_EQ_INT(num(merged, "http.latency.count"), 6,
 		   "step merge: histograms of every repeat, exactly");
 	cJSON_Delete(merged);
