@@ -17,6 +17,13 @@ TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 KIT=$TOP/configs/kit/install.sh
 SRV=10.78.0.1
 jqt() { jq -e "$@" >/dev/null; }
+# kit LOG ARGS...: the kit in the server namespace, its output into LOG
+# (inside a function, so that check's own TAP line stays on stdout).
+kit() {
+	_log=$1
+	shift
+	netns_exec srv sh "$KIT" "$@" >"$_log" 2>&1
+}
 
 if [ -n "${TARGET_RUN:-}" ]; then
 	skip "agents under $TARGET_RUN cannot exec their workloads"
@@ -124,8 +131,8 @@ set -- --web apache --sql mariadb --mta postfix --docroot "$D/www" \
 	--host $SRV
 etc_sum() { cat /etc/postfix/main.cf /etc/apache2/sites-*/* 2>/dev/null | cksum; }
 etc_before=$(etc_sum)
-check "the kit provisions (--no-enable)" netns_exec srv sh "$KIT" "$@" \
-	--no-enable >"$D/kit-install.log" 2>&1
+check "the kit provisions (--no-enable)" kit "$D/kit-install.log" "$@" \
+	--no-enable
 sed 's/^/#   /' "$D/kit-install.log"
 check_eq "the host's /etc/postfix and /etc/apache2 untouched" "$(etc_sum)" \
 	"$etc_before"
@@ -139,8 +146,8 @@ check "Apache serves the kit's site" wait_for 20 netns_exec srv \
 netns_exec srv postfix -c "$PF" start >"$D/postfix-start.log" 2>&1
 check "Postfix listens on $SRV:25" wait_for 20 netns_exec srv \
 	sh -c "ss -Htln 'sport = :25' | grep -q ."
-check "the kit's own check passes" netns_exec srv sh "$KIT" "$@" \
-	--check-only >"$D/kit-check.log" 2>&1
+check "the kit's own check passes" kit "$D/kit-check.log" "$@" \
+	--check-only
 sed 's/^/#   /' "$D/kit-check.log"
 check "CGI kinds answer: sh and perl" sh -c "grep -q 'hello-sh (sh)' \
 	'$D/kit-check.log' && grep -q 'hello-perl (perl)' '$D/kit-check.log'"
@@ -247,8 +254,8 @@ CONF
 		--docroot "$N/www" --cgi-dir "$N/cgi-bin" \
 		--site "$N/sites/benchboot.conf" --fcgi-socket "$N/fcgi.sock" \
 		--host $SRV
-	check "nginx: the kit provisions (--no-enable)" netns_exec srv sh \
-		"$KIT" "$@" --no-enable >"$N/kit-install.log" 2>&1
+	check "nginx: the kit provisions (--no-enable)" kit \
+		"$N/kit-install.log" "$@" --no-enable
 	netns_spawn srv "$N/stdout.log" nginx -c "$N/nginx.conf" \
 		-e "$N/error.log"
 	check "nginx: the kit's own check passes (page, tree, CGIs)" \
