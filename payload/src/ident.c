@@ -193,9 +193,11 @@ static int ident_http_req(const struct ident_target *t,
 	rc = ident_connect(a, t->http_port, dl, &fd);
 	if (rc != 0)
 		return util_fail(err, errlen, rc, "connect: %s", strerror(-rc));
-	snprintf(req, sizeof(req), "%s %s HTTP/1.1\r\nHost: %s\r\n"
+	/* An IPv6 literal goes in brackets (RFC 9110 7.2). */
+	snprintf(req, sizeof(req), "%s %s HTTP/1.1\r\nHost: %s%s%s\r\n"
 		 "User-Agent: benchboot-ident\r\nConnection: close\r\n\r\n",
-		 body ? "GET" : "HEAD", path, t->host);
+		 body ? "GET" : "HEAD", path, strchr(t->host, ':') ? "[" : "",
+		 t->host, strchr(t->host, ':') ? "]" : "");
 	rc = ident_send(fd, req, strlen(req), dl);
 	while (rc == 0) {
 		n = ident_recv(fd, buf, cap, &have, dl);
@@ -239,6 +241,43 @@ out:
 	return rc;
 }
 
+/* The kit's facts as the server sent them, cut to what the kit writes:
+ * objects two levels deep, strings of IDENT_TEXT_MAX bytes at most,
+ * numbers, booleans and arrays of such strings.  A hostile server gets no
+ * more into the result than that.  Returns a new object or NULL. */
+static cJSON *ident_kit_copy(const cJSON *in, int depth)
+{
+	cJSON *o = cJSON_CreateObject(), *v = NULL, *e;
+	const cJSON *f, *x;
+
+	for (f = in ? in->child : NULL; o && f; f = f->next) {
+		if (!f->string || strlen(f->string) > 32)
+			continue;
+		if (cJSON_IsString(f) && strlen(f->valuestring) < IDENT_TEXT_MAX)
+			v = cJSON_CreateString(f->valuestring);
+		else if (cJSON_IsNumber(f))
+			v = cJSON_CreateNumber(f->valuedouble);
+		else if (cJSON_IsBool(f))
+			v = cJSON_CreateBool(cJSON_IsTrue(f));
+		else if (cJSON_IsObject(f) && depth < 2)
+			v = ident_kit_copy(f, depth + 1);
+		else if (cJSON_IsArray(f) && (v = cJSON_CreateArray()) != NULL) {
+			cJSON_ArrayForEach(x, f) {
+				if (cJSON_IsString(x) && cJSON_GetArraySize(v) < 8 &&
+				    strlen(x->valuestring) < IDENT_TEXT_MAX &&
+				    (e = cJSON_CreateString(x->valuestring)))
+					cJSON_AddItemToArray(v, e);
+			}
+		} else {
+			continue;
+		}
+		if (v)
+			cJSON_AddItemToObject(o, f->string, v);
+		v = NULL;
+	}
+	return o;
+}
+
 /* http: the Server header (HEAD /), the CGI's kind and the kit's facts
  * (into root's "kit"). */
 static void ident_http(const struct ident_target *t,
@@ -273,9 +312,8 @@ static void ident_http(const struct ident_target *t,
 			   err, sizeof(err)) == 0 && h.status == 200 &&
 	    (kit = cJSON_ParseWithLength(body, bl)) != NULL) {
 		if (cJSON_IsObject(kit))
-			cJSON_AddItemToObject(root, "kit", kit);
-		else
-			cJSON_Delete(kit);
+			cJSON_AddItemToObject(root, "kit", ident_kit_copy(kit, 0));
+		cJSON_Delete(kit);
 	}
 out:
 	free(buf);
