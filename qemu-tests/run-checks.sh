@@ -87,6 +87,14 @@ smtp-in/c4 smtp-relay/c4 combined/c8"
 			 (.skew.launch_ns.median | type == "number")' "$R"
 	fi
 
+	# make run gives every VM a fresh lab key: the run was keyed; and
+	# every host says which image it booted.
+	check "lab: every control connection was keyed" run_jq \
+		'.lab.keyed == true' "$R"
+	check "image: every host names its image digest" run_jq \
+		'[.environment.hosts[].image_digest] |
+		 all(test("^sha256:[0-9a-f]{64}$"))' "$R"
+
 	# The server stack's versions, from the server's host entry.
 	check "versions: Apache, MariaDB, Postfix with their packages" run_jq \
 		'.environment.hosts[] | select(.role | startswith("server")) |
