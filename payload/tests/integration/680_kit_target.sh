@@ -227,6 +227,23 @@ check "result: server_identity has the SMTP banner and the kit's facts" \
 check "relayed mail reached the client's sink" test \
 	"$(find "$RUN_DIR/sunk" -type f | wc -l)" -gt 0
 
+# --- what is missing is said: Postfix stopped, the kit's check names it.
+# (abort ends the master; its idle smtpd children would still take a
+# connection on the inherited socket until they notice, so end them too.)
+postfix -c "$PF" abort >/dev/null 2>&1
+for p in $(ip netns pids "${NETNS_P}srv"); do
+	case $(cat /proc/$p/comm 2>/dev/null) in
+	smtpd | master | qmgr | pickup | anvil | postlogd | tlsmgr) kill $p ;;
+	esac
+done
+wait_for 10 netns_exec srv sh -c "! ss -Htln 'sport = :25' | grep -q ."
+kit "$D/kit-missing.log" "$@" --check-only
+check_eq "kit check with Postfix stopped: exit status 1" "$?" 1
+check "it names the mail service as missing" grep -q \
+	"^kit: MISSING: mail: $SRV:25 did not accept mail" "$D/kit-missing.log"
+check "and the rest still answers" grep -q "^kit: ok: sql:" \
+	"$D/kit-missing.log"
+
 # --- the other web server and CGI kind: nginx with fcgiwrap and the Perl
 # CGI, on :8080, provisioned by the kit alone as well.
 N=$D/nginx
