@@ -253,7 +253,8 @@ static cJSON *ident_kit_copy(const cJSON *in, int depth)
 	for (f = in ? in->child : NULL; o && f; f = f->next) {
 		if (!f->string || strlen(f->string) > 32)
 			continue;
-		if (cJSON_IsString(f) && strlen(f->valuestring) < IDENT_TEXT_MAX)
+		if (cJSON_IsString(f) &&
+		    strlen(f->valuestring) < IDENT_TEXT_MAX)
 			v = cJSON_CreateString(f->valuestring);
 		else if (cJSON_IsNumber(f))
 			v = cJSON_CreateNumber(f->valuedouble);
@@ -261,11 +262,15 @@ static cJSON *ident_kit_copy(const cJSON *in, int depth)
 			v = cJSON_CreateBool(cJSON_IsTrue(f));
 		else if (cJSON_IsObject(f) && depth < 2)
 			v = ident_kit_copy(f, depth + 1);
-		else if (cJSON_IsArray(f) && (v = cJSON_CreateArray()) != NULL) {
+		else if (cJSON_IsArray(f) &&
+			 (v = cJSON_CreateArray()) != NULL) {
 			cJSON_ArrayForEach(x, f) {
-				if (cJSON_IsString(x) && cJSON_GetArraySize(v) < 8 &&
-				    strlen(x->valuestring) < IDENT_TEXT_MAX &&
-				    (e = cJSON_CreateString(x->valuestring)))
+				if (!cJSON_IsString(x) ||
+				    cJSON_GetArraySize(v) >= 8 ||
+				    strlen(x->valuestring) >= IDENT_TEXT_MAX)
+					continue;
+				e = cJSON_CreateString(x->valuestring);
+				if (e)
 					cJSON_AddItemToArray(v, e);
 			}
 		} else {
@@ -312,7 +317,8 @@ static void ident_http(const struct ident_target *t,
 			   err, sizeof(err)) == 0 && h.status == 200 &&
 	    (kit = cJSON_ParseWithLength(body, bl)) != NULL) {
 		if (cJSON_IsObject(kit))
-			cJSON_AddItemToObject(root, "kit", ident_kit_copy(kit, 0));
+			cJSON_AddItemToObject(root, "kit",
+					      ident_kit_copy(kit, 0));
 		cJSON_Delete(kit);
 	}
 out:
@@ -614,11 +620,13 @@ static void ident_net(const struct ident_target *t,
 	rc = t->no_icmp ? -ECANCELED :
 		ident_ttl(a, util_mono_ns() + 1000000000u, &ttl);
 	if (rc != 0) {
+		const char *why = rc == -ECANCELED ? "not asked (--no-icmp)" :
+			rc == -ETIMEDOUT ?
+			"no ICMP echo reply within 1 s (filtered?)" :
+			strerror(-rc);
+
 		cJSON_AddNullToObject(o, "ttl");
-		cJSON_AddStringToObject(o, "ttl_error", rc == -ECANCELED ?
-					"not asked (--no-icmp)" : rc == -ETIMEDOUT ?
-					"no ICMP echo reply within 1 s (filtered?)" :
-					strerror(-rc));
+		cJSON_AddStringToObject(o, "ttl_error", why);
 		return;
 	}
 	cJSON_AddNumberToObject(o, "ttl", ttl);
@@ -730,9 +738,15 @@ static int ident_parse_opts(int argc, char **argv, struct ident_target *t,
 	while (rc == 0 && (c = getopt_long(argc, argv, "h", opts,
 					   NULL)) != -1) {
 		switch (c) {
-		case 'w': rc = ident_port("--http-port", optarg, &t->http_port); break;
-		case 'q': rc = ident_port("--sql-port", optarg, &t->sql_port); break;
-		case 'm': rc = ident_port("--smtp-port", optarg, &t->smtp_port); break;
+		case 'w':
+			rc = ident_port("--http-port", optarg, &t->http_port);
+			break;
+		case 'q':
+			rc = ident_port("--sql-port", optarg, &t->sql_port);
+			break;
+		case 'm':
+			rc = ident_port("--smtp-port", optarg, &t->smtp_port);
+			break;
 		case 'u': t->sql_user = optarg; break;
 		case 'p': t->sql_password = optarg; break;
 		case 'd': t->sql_db = optarg; break;
@@ -791,7 +805,8 @@ int ident_main(int argc, char **argv)
 	free(text);
 	rc = ident_answered(cJSON_GetObjectItemCaseSensitive(o, "http")) ||
 	     ident_answered(cJSON_GetObjectItemCaseSensitive(o, "sql")) ||
-	     ident_answered(cJSON_GetObjectItemCaseSensitive(o, "smtp")) ? 0 : 1;
+	     ident_answered(cJSON_GetObjectItemCaseSensitive(o, "smtp")) ?
+	     0 : 1;
 	if (rc != 0)
 		util_err("ident", EHOSTUNREACH, "%s: no service answered",
 			 t.host);

@@ -24,7 +24,7 @@ struct ident_http_head {
 	char server[IDENT_TEXT_MAX];	/* Server:, "" when absent */
 	char cgi[32];			/* X-Benchboot-CGI:, "" when absent */
 	long long content_length;	/* -1 when absent */
-	size_t head_len;		/* bytes up to and with the blank line */
+	size_t head_len;		/* bytes up to the blank line's end */
 };
 
 /* Parses the response head at the start of buf (len bytes).  Returns 1
