@@ -63,6 +63,7 @@ Exit status: 0 when every check passed, 1 when something is missing.
 EOF
 }
 
+FLAVOR=
 WEB= CGI=sh PORT=80 DOCROOT= CGIDIR= SITE= SQL= SQLADMIN= SQLCNF= MTA=
 PFCONF= MAILDIR=/var/spool/benchboot-mail RELAY= HOST=127.0.0.1 ENABLE=1
 CHECKONLY=0 FACTS= FCGI_SOCK=
@@ -285,6 +286,24 @@ sql_cnf() {
 		if (k ~ /^(user|datadir|socket|pid-file|log-error|lc-messages-dir|character-sets-dir|port)$/) next
 		if (k ~ /^innodb_/) next
 		print }' "$SRV/my.cnf"
+	# MySQL 8.4 loads mysql_native_password only when asked; benchboot's
+	# static client has no caching_sha2_password (it needs TLS or RSA).
+	# loose-: an 8.0 server that does not know the option only warns.
+	[ "$FLAVOR" = mysql ] && echo "loose-mysql-native-password = ON"
+	return 0
+}
+
+# mysql_native: the bench accounts in the one method benchboot's client
+# speaks to MySQL (MariaDB's default already is).
+mysql_native() {
+	n=0
+	until sql_admin -e 'SELECT 1' >/dev/null 2>&1 || [ $n -ge 30 ]; do
+		sleep 1; n=$((n + 1))
+	done
+	for h in "'%'" "'localhost'"; do
+		sql_admin -e "ALTER USER 'bench'@$h IDENTIFIED WITH mysql_native_password BY 'bench'" ||
+			{ missing "mysql: the bench account cannot use mysql_native_password (MySQL 9 removed it; 8.4 needs the server restarted with $SQLCNF), so benchboot's client cannot log in"; return 1; }
+	done
 }
 
 sql_install() {
@@ -294,6 +313,8 @@ sql_install() {
 	}
 	# bench.sql is the image's; its anonymous-account cleanup uses
 	# MariaDB's mysql.global_priv, which MySQL spells differently.
+	FLAVOR=mysql
+	case $ver in *MariaDB*) FLAVOR=mariadb ;; esac
 	case $ver in
 	*MariaDB*) sql_admin <"$SRV/bench.sql" ;;
 	*) { echo "DROP USER IF EXISTS ''@'localhost';"
@@ -302,11 +323,15 @@ sql_install() {
 	say "databases bench and bench_ops, user bench/bench ($ver)"
 	mkdir -p "$(dirname "$SQLCNF")" && sql_cnf >"$SQLCNF" &&
 		say "server settings in $SQLCNF (bind-address 0.0.0.0, skip-name-resolve)"
-	[ "$ENABLE" = 0 ] && return 0
-	case $OS in
-	freebsd) service mysql-server restart ;;
-	*) for s in mariadb mysql mysqld; do svc $s restart 2>/dev/null && break; done ;;
-	esac
+	if [ "$ENABLE" != 0 ]; then
+		case $OS in
+		freebsd) service mysql-server restart ;;
+		*) for s in mariadb mysql mysqld; do
+			svc $s restart 2>/dev/null && break
+		done ;;
+		esac
+	fi
+	[ "$FLAVOR" = mariadb ] || mysql_native
 }
 
 # --- mail -----------------------------------------------------------------
@@ -517,7 +542,7 @@ elif [ -n "$RELAY" ] && [ "$MTA" = postfix ]; then
 	postfix_relay && { [ "$ENABLE" = 0 ] || postfix ${PFCONF:+-c "$PFCONF"} reload; }
 fi
 [ "$ENABLE" = 0 ] && [ "$CHECKONLY" = 0 ] && {
-	say "files written; start or reload the servers, then: $0 --check-only"
+	say "files written; start or reload the servers, then: $0 (the same options) --check-only"
 	exit 0
 }
 if [ -n "$NOWEB" ]; then missing "web: no Apache or nginx found (--web)"
