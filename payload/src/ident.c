@@ -175,16 +175,16 @@ static void ident_tcp_facts(int fd, cJSON *o)
 	cJSON_AddNumberToObject(o, "rtt_us", ti.tcpi_rtt);
 }
 
-/* One GET (HEAD when body is NULL) of path: the head into h and, for a
- * GET, up to IDENT_BODY_MAX bytes of a Content-Length body into body
- * (buf: IDENT_HEAD_MAX + IDENT_BODY_MAX bytes to read into). */
+/* One GET (HEAD when body is NULL) of path before dl: the head into h
+ * and, for a GET, up to IDENT_BODY_MAX bytes of a Content-Length body
+ * into body (buf: IDENT_HEAD_MAX + IDENT_BODY_MAX bytes to read into). */
 static int ident_http_req(const struct ident_target *t,
-			  const struct ident_addr *a, const char *path,
-			  struct ident_http_head *h, char *buf, char *body,
-			  size_t *bodylen, char *err, size_t errlen)
+			  const struct ident_addr *a, uint64_t dl,
+			  const char *path, struct ident_http_head *h,
+			  char *buf, char *body, size_t *bodylen, char *err,
+			  size_t errlen)
 {
 	const size_t cap = IDENT_HEAD_MAX + IDENT_BODY_MAX;
-	uint64_t dl = ident_deadline(t);
 	char req[512];
 	size_t have = 0;
 	ssize_t n;
@@ -289,6 +289,7 @@ static void ident_http(const struct ident_target *t,
 		       const struct ident_addr *a, cJSON *o, cJSON *root)
 {
 	char *buf = malloc(IDENT_HEAD_MAX + 2 * IDENT_BODY_MAX), *body;
+	uint64_t dl = ident_deadline(t);
 	struct ident_http_head h;
 	size_t bl = 0;
 	char err[256];
@@ -300,7 +301,8 @@ static void ident_http(const struct ident_target *t,
 		return;
 	}
 	body = buf + IDENT_HEAD_MAX + IDENT_BODY_MAX;
-	if (ident_http_req(t, a, "/", &h, buf, NULL, NULL, err,
+	/* The three requests share the service's one deadline. */
+	if (ident_http_req(t, a, dl, "/", &h, buf, NULL, NULL, err,
 			   sizeof(err)) != 0) {
 		cJSON_AddStringToObject(o, "error", err);
 		goto out;
@@ -310,11 +312,11 @@ static void ident_http(const struct ident_target *t,
 		cJSON_AddStringToObject(o, "server", h.server);
 	else
 		cJSON_AddNullToObject(o, "server");
-	if (ident_http_req(t, a, "/cgi-bin/hello", &h, buf, body, &bl, err,
-			   sizeof(err)) == 0 && h.status == 200 && h.cgi[0])
+	if (ident_http_req(t, a, dl, "/cgi-bin/hello", &h, buf, body, &bl,
+			   err, sizeof(err)) == 0 && h.status == 200 && h.cgi[0])
 		cJSON_AddStringToObject(o, "cgi", h.cgi);
-	if (ident_http_req(t, a, "/benchboot-kit.json", &h, buf, body, &bl,
-			   err, sizeof(err)) == 0 && h.status == 200 &&
+	if (ident_http_req(t, a, dl, "/benchboot-kit.json", &h, buf, body,
+			   &bl, err, sizeof(err)) == 0 && h.status == 200 &&
 	    (kit = cJSON_ParseWithLength(body, bl)) != NULL) {
 		if (cJSON_IsObject(kit))
 			cJSON_AddItemToObject(root, "kit",
@@ -326,22 +328,39 @@ out:
 }
 
 /* tcp: a connection of its own to the first service port that accepts,
- * looked at right after the handshake. */
-static void ident_tcp(const struct ident_target *t,
-		      const struct ident_addr *a, cJSON *o)
+ * looked at right after the handshake, all within one deadline.  Returns
+ * -ETIMEDOUT when no port answered at all (a host that is down or drops
+ * everything: the services are then not asked, each would only wait out
+ * its own deadline), else 0. */
+static int ident_tcp(const struct ident_target *t,
+		     const struct ident_addr *a, cJSON *o)
 {
 	const unsigned ports[] = { t->http_port, t->smtp_port, t->sql_port };
+	uint64_t dl = ident_deadline(t);
+	int fd, rc = 0, answered = 0;
 	unsigned i;
-	int fd;
 
-	for (i = 0; i < 3; i++)
-		if (ports[i] &&
-		    ident_connect(a, ports[i], ident_deadline(t), &fd) == 0) {
+	for (i = 0; i < 3; i++) {
+		if (!ports[i])
+			continue;
+		rc = ident_connect(a, ports[i], dl, &fd);
+		if (rc == 0) {
 			cJSON_AddNumberToObject(o, "port", ports[i]);
 			ident_tcp_facts(fd, o);
 			close(fd);
-			return;
+			return 0;
 		}
+		answered |= rc != -ETIMEDOUT;
+	}
+	return answered || rc == 0 ? 0 : -ETIMEDOUT;
+}
+
+/* A service not asked because the host did not answer at all. */
+static void ident_silent(cJSON *o, unsigned port)
+{
+	cJSON_AddNumberToObject(o, "port", port);
+	cJSON_AddStringToObject(o, "error",
+				"not asked: no port of the host answered TCP");
 }
 
 /* Reads one SMTP reply into r. */
@@ -677,13 +696,25 @@ cJSON *ident_probe(const struct ident_target *t, char *err, size_t errlen)
 		cJSON_Delete(tcp);
 		goto oom;
 	}
-	ident_tcp(t, &a, tcp);
+	if (ident_tcp(t, &a, tcp) != 0) {
+		if (t->http_port)
+			ident_silent(cJSON_AddObjectToObject(o, "http"),
+				     t->http_port);
+		if (t->sql_port)
+			ident_silent(cJSON_AddObjectToObject(o, "sql"),
+				     t->sql_port);
+		if (t->smtp_port)
+			ident_silent(cJSON_AddObjectToObject(o, "smtp"),
+				     t->smtp_port);
+		goto net;
+	}
 	if (t->http_port)
 		ident_http(t, &a, cJSON_AddObjectToObject(o, "http"), o);
 	if (t->sql_port)
 		ident_sql(t, &a, cJSON_AddObjectToObject(o, "sql"));
 	if (t->smtp_port)
 		ident_smtp(t, &a, cJSON_AddObjectToObject(o, "smtp"));
+net:
 	/* After the connections: the neighbour table has the MAC now. */
 	ident_net(t, &a, net);
 	cJSON_AddItemToObject(net, "tcp", tcp);
