@@ -113,6 +113,9 @@ TEST_PACKAGES += postfix sysbench
 # Agent tests: JSON checks, busybox httpd as the CGI server, cJSON and
 # mbedTLS for the control-protocol and lab-key fuzzers (host clang).
 TEST_PACKAGES += jq busybox libcjson-dev libmbedtls-dev
+# The server kit's test (680): the host's own Apache (no system service),
+# nginx + fcgiwrap for the Perl CGI.
+TEST_PACKAGES += apache2-bin fcgiwrap perl
 # benchboot report test: the HTML page loaded in headless Chromium.
 TEST_PACKAGES += chromium
 # make run without root (RUN_NET=vde) and its test 121_run_vde.
