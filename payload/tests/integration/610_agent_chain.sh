@@ -10,27 +10,9 @@
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"
 . "$(dirname "$0")/../lib/postfix.sh"
-BB=$BENCHBOOT
-# Cross-built (ARCH=ppc64le): an agent runs its workloads by exec'ing
-# /proc/self/exe, which qemu-user cannot follow without binfmt_misc, and
-# qemu-user fails multicast joins; 690_mixed_arch covers that arch.
-if [ -n "${TARGET_RUN:-}" ]; then
-	skip "agents under $TARGET_RUN cannot exec their workloads" \
-		"or join multicast groups (qemu-user limits)"
-	tap_done
-	exit 0
-fi
-SUITES=$(cd "$(dirname "$0")/suites" && pwd)
-jqt() { jq -e "$@" >/dev/null; }
-
-cleanup() { postfix_stop; netns_cleanup; servers_stop; }
-trap cleanup EXIT
-
-if ! netns_available; then
-	skip "network namespaces need root"
-	tap_done
-	exit 0
-fi
+. "$(dirname "$0")/../lib/agent.sh"
+cleanup() { postfix_stop; agent_test_cleanup; }
+agent_test_start cleanup
 netns_hub || { not_ok "hub namespace"; tap_done; exit 1; }
 netns_add srv 10.77.0.1 && netns_add ctl 10.77.0.2 &&
 	netns_add col 10.77.0.3 && netns_add c1 10.77.0.11 &&

@@ -8,22 +8,9 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"
-BB=$BENCHBOOT
+. "$(dirname "$0")/../lib/agent.sh"
 LIB=$(cd "$(dirname "$0")/../lib" && pwd)
-if [ -n "${TARGET_RUN:-}" ]; then
-	skip "agents under $TARGET_RUN cannot exec their workloads"
-	tap_done
-	exit 0
-fi
-SUITES=$(cd "$(dirname "$0")/suites" && pwd)
-jqt() { jq -e "$@" >/dev/null; }
-cleanup() { netns_cleanup; servers_stop; }
-trap cleanup EXIT
-if ! netns_available; then
-	skip "network namespaces need root"
-	tap_done
-	exit 0
-fi
+agent_test_start
 netns_hub && netns_add srv 10.77.0.1 && netns_add ctl 10.77.0.2 &&
 	netns_add c1 10.77.0.11 && netns_add c2 10.77.0.12 &&
 	netns_add x 10.77.0.20 && netns_add ctlb 10.77.0.3 ||

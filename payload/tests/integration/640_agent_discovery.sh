@@ -9,27 +9,8 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"
-BB=$BENCHBOOT
-# Cross-built (ARCH=ppc64le): an agent runs its workloads by exec'ing
-# /proc/self/exe, which qemu-user cannot follow without binfmt_misc, and
-# qemu-user fails multicast joins; 690_mixed_arch covers that arch.
-if [ -n "${TARGET_RUN:-}" ]; then
-	skip "agents under $TARGET_RUN cannot exec their workloads" \
-		"or join multicast groups (qemu-user limits)"
-	tap_done
-	exit 0
-fi
-SUITES=$(cd "$(dirname "$0")/suites" && pwd)
-jqt() { jq -e "$@" >/dev/null; }
-
-cleanup() { netns_cleanup; servers_stop; }
-trap cleanup EXIT
-
-if ! netns_available; then
-	skip "network namespaces need root"
-	tap_done
-	exit 0
-fi
+. "$(dirname "$0")/../lib/agent.sh"
+agent_test_start
 netns_hub && netns_add srv 10.77.0.1 && netns_add ctl 10.77.0.2 &&
 	netns_add c1 10.77.0.11 && netns_add c2 10.77.0.12 &&
 	netns_add x 10.77.0.20 || { not_ok "namespaces"; tap_done; exit 1; }

@@ -9,22 +9,8 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"
-BB=$BENCHBOOT
-if [ -n "${TARGET_RUN:-}" ]; then
-	skip "agents under $TARGET_RUN cannot exec their workloads"
-	tap_done
-	exit 0
-fi
-jqt() { jq -e "$@" >/dev/null; }
-
-cleanup() { netns_cleanup; servers_stop; }
-trap cleanup EXIT
-
-if ! netns_available; then
-	skip "network namespaces need root"
-	tap_done
-	exit 0
-fi
+. "$(dirname "$0")/../lib/agent.sh"
+agent_test_start
 netns_hub || { not_ok "hub namespace"; tap_done; exit 1; }
 netns_add srv 10.78.0.1 && netns_add ctl 10.78.0.2 &&
 	netns_add c1 10.78.0.11
