@@ -136,33 +136,70 @@ static int peer_pick_controller(const struct mdns_instance *in, size_t n,
 	return -ENOENT;
 }
 
-int peer_find_lower_controller(const char *self, const char *lab,
-			       int slice_ms, char *out, size_t outlen)
-{
-	struct mdns_instance *in = calloc(64, sizeof(*in));
-	char err[256], id[96];
-	size_t n = 0, i;
-	const char *v;
-	int rc, vl;
+static struct mdns_browser *peer_watch;
+static uint64_t peer_watch_due;
 
-	if (!in)
-		return -ENOMEM;
-	rc = mdns_browse(NULL, NULL, slice_ms, in, 64, &n, err, sizeof(err));
-	peer_poll();
-	for (i = 0, rc = rc ? rc : -ENOENT; rc == -ENOENT && i < n; i++) {
-		vl = mdns_txt_get(in[i].txt, in[i].txt_len, "id", &v);
-		if (vl <= 0 || !peer_txt_is(&in[i], "role", "controller") ||
-		    !peer_txt_is(&in[i], "lab", lab ? lab : ""))
+int peer_watch_start(void)
+{
+	struct mdns_browse_conf conf = { .log = peer_mdns_log };
+	char err[256];
+
+	if (peer_watch)
+		return 0;
+	peer_watch = mdns_browser_new(&conf, err, sizeof(err));
+	if (!peer_watch) {
+		node_log("not watching for other controllers: %s", err);
+		return -EIO;
+	}
+	peer_watch_due = 0;
+	return 0;
+}
+
+/* Runs the browser's due work, or reads what arrived. */
+static void peer_watch_service(void)
+{
+	struct pollfd p = { .fd = mdns_browser_fd(peer_watch),
+			    .events = POLLIN };
+	uint64_t now = util_mono_ns();
+
+	if (now < peer_watch_due && poll(&p, 1, 0) <= 0)
+		return;
+	mdns_browser_handle(peer_watch);
+	peer_watch_due = now + (uint64_t)mdns_browser_timeout_ms(peer_watch) *
+			       1000000u;
+}
+
+int peer_watch_lower(const char *self, const char *lab, char *out,
+		     size_t outlen)
+{
+	const struct mdns_instance *in;
+	char id[96];
+	const char *v;
+	size_t i;
+	int vl;
+
+	if (!peer_watch)
+		return -ENOENT;
+	peer_watch_service();
+	for (i = 0; (in = mdns_browser_get(peer_watch, i)); i++) {
+		vl = mdns_txt_get(in->txt, in->txt_len, "id", &v);
+		if (vl <= 0 || !peer_txt_is(in, "role", "controller") ||
+		    !peer_txt_is(in, "lab", lab ? lab : ""))
 			continue;
 		snprintf(id, sizeof(id), "%.*s", vl, v);
-		if (strcmp(id, self) >= 0)
+		if (strcmp(id, self) >= 0 || !in->addr[0])
 			continue;
-		snprintf(out, outlen, "%s:%u", in[i].addr, in[i].port);
+		snprintf(out, outlen, "%s:%u", in->addr, in->port);
 		node_log("controller %s (%s) is also running: the lower id leads, this one yields", id, out);
-		rc = 0;
+		return 0;
 	}
-	free(in);
-	return rc;
+	return -ENOENT;
+}
+
+void peer_watch_stop(void)
+{
+	mdns_browser_free(peer_watch);
+	peer_watch = NULL;
 }
 
 int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,

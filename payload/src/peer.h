@@ -36,12 +36,20 @@ void peer_withdraw(void);
 int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 		  const char *lab, char *out, size_t outlen);
 
-/* One browse of slice_ms for another controller of lab whose id sorts
- * before self's: two servers that both became the controller (each found
- * none) settle on the lower id, deterministically.  Writes its
- * "ADDR:PORT" into out.  Returns 0, -ENOENT when there is none, or
- * another negative errno. */
-int peer_find_lower_controller(const char *self, const char *lab,
-			       int slice_ms, char *out, size_t outlen);
+/* Watches the LAN for controllers without blocking (a browser kept
+ * open, so this agent's own responder keeps answering meanwhile): two
+ * servers that both became the controller (each found none) settle on
+ * the lower id, deterministically.  Returns 0 or a negative errno (no
+ * multicast: the watch then finds nothing). */
+int peer_watch_start(void);
+
+/* Services the watch (call it at least every 100 ms) and looks for a
+ * controller of lab whose id sorts before self's: writes its "ADDR:PORT"
+ * into out.  Returns 0 when there is one, else -ENOENT. */
+int peer_watch_lower(const char *self, const char *lab, char *out,
+		     size_t outlen);
+
+/* Stops the watch. */
+void peer_watch_stop(void);
 
 #endif

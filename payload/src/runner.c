@@ -92,7 +92,6 @@ struct runner {
 	uint64_t malformed;
 	struct spool_dest dest;	/* where results go, how it is trusted */
 	int spare_fd;		/* given up when descriptors run out */
-	uint64_t next_look;	/* local server: next look for a leader */
 	struct util_clockwatch clock;	/* wall-clock steps, as events */
 	int yielding;		/* one was found: give up the role */
 	unsigned nevents;	/* including those past RUNNER_MAX_EVENTS */
@@ -1557,18 +1556,14 @@ static void runner_flush_old(struct runner *r)
 	node_log("spool %s: %d earlier result(s) pending, %d left after one try%s%s", o->spool, spool_pending(o->spool), left, left ? ": " : "", left ? err : "");
 }
 
-/* A local server looks (every 2 s, 300 ms at a time) for another
- * controller of its lab with a lower id; finding one, it yields. */
+/* A local server watches for another controller of its lab with a lower
+ * id (peer.h); finding one, it yields. */
 static int runner_should_yield(struct runner *r)
 {
 	const struct runner_opts *o = r->o;
-	uint64_t now = util_mono_ns();
 
-	if (!o->local_server || !o->yield_to || now < r->next_look)
-		return r->yielding;
-	r->next_look = now + 2000000000ull;
-	if (peer_find_lower_controller(o->id, o->lab, 300, o->yield_to,
-				       o->yield_len) == 0)
+	if (!r->yielding && o->local_server && o->yield_to &&
+	    peer_watch_lower(o->id, o->lab, o->yield_to, o->yield_len) == 0)
 		r->yielding = 1;
 	return r->yielding;
 }
@@ -1588,6 +1583,8 @@ static cJSON *runner_wait_peers(struct runner *r)
 	char err[256];
 
 	node_log("waiting up to %.0f s for %d client(s) and %d server(s)", (double)wait_ns / 1e9, want_cl, want_srv);
+	if (o->local_server && o->yield_to)
+		peer_watch_start();
 	while (!*r->stop && (runner_count(r, ROLE_CLIENT) < want_cl ||
 			     runner_count(r, ROLE_SERVER) < want_srv) &&
 	       util_mono_ns() - t0 < wait_ns) {
@@ -1596,6 +1593,7 @@ static cJSON *runner_wait_peers(struct runner *r)
 		if (runner_should_yield(r))
 			break;
 	}
+	peer_watch_stop();
 	ncl = runner_count(r, ROLE_CLIENT);
 	nsrv = runner_count(r, ROLE_SERVER);
 	short_ = ncl < want_cl || nsrv < want_srv;

@@ -86,7 +86,7 @@ B=$NETNS_LAST_PID
 check "both found no controller and took the role" wait_for 20 sh -c \
 	"grep -q 'becomes the controller' '$RUN_DIR/srv-a.log' &&
 	 grep -q 'becomes the controller' '$RUN_DIR/srv-b.log'"
-check "the higher id yields to the lower" wait_for 20 grep -q \
+check "the higher id yields to the lower" wait_for 40 grep -q \
 	"controller srv-a (10.77.0.1:7407) is also running: the lower id leads, this one yields" \
 	"$RUN_DIR/srv-b.log"
 netns_spawn c1 "$RUN_DIR/c1c.log" $BB agent --role=client --once
