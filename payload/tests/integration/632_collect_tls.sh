@@ -111,6 +111,14 @@ agent_up() {
 		>"$RUN_DIR/agent-$1.out" 2>"$RUN_DIR/agent-$1.log"
 	echo $?
 }
+if [ -n "${TARGET_RUN:-}" ]; then
+	# An agent announces itself over mDNS, which qemu-user cannot run
+	# (getifaddrs hangs there; agent.sh says the same for every agent
+	# test).
+	skip "the agent's own TLS upload: agents do not run under $TARGET_RUN"
+	tap_done
+	exit
+fi
 check_eq "agent upload over TLS with the pin: delivered" \
 	"$(agent_up tls-agent "$PIN")" 0
 res=$(cat "$RUN_DIR/agent-tls-agent.out")
