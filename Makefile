@@ -198,6 +198,21 @@ test-arch: $(TEST_DEPS_STAMP)
 		payload/tests/harness.sh \
 		$(if $(T),$(foreach t,$(TESTS),$(if $(findstring $(T),$(t)),$(t))),$(TESTS))
 
+# `make test-long`: what does not fit `make test`'s hour on CI's two
+# cores: each fuzzer for FUZZ_SECONDS (default 600) instead of 20, and the
+# long cases in payload/tests/long/ and qemu-tests/long/ (full-length
+# suites, soaks, fault matrices with real waits).  Host ARCH; by hand, its
+# figures go in the docs that quote them.
+LONG_TESTS := $(sort $(wildcard payload/tests/long/*.sh \
+	qemu-tests/long/*/test.sh))
+FUZZ_SECONDS ?= 600
+.PHONY: test-long
+test-long: $(TEST_DEPS_STAMP)
+	$(Q)$(MAKE) --no-print-directory test-prereqs
+	$(Q)$(TEST_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) TEST_TIMEOUT=0 \
+		HARNESS_LABEL=$(ARCH)-long payload/tests/harness.sh \
+		payload/tests/integration/900_fuzz.sh $(LONG_TESTS)
+
 # `make reproducible-check`: the committed HEAD built twice, from two
 # clones into two output trees under REPRO_WORK (sharing DL_DIR), and every
 # output compared byte for byte; docs/reproducible.md.
@@ -231,5 +246,6 @@ help:
 	@echo '  test-deps  install the Debian packages `make test` needs'
 	@echo '  bench-deps install what payload/bench/*.sh and their peers need'
 	@echo '  pins     re-pin every input to what the archive serves now'
+	@echo '  test-long  long fuzzing and the long cases (hours; by hand)'
 	@echo '  reproducible-check  build HEAD twice, compare every output'
 	@echo '  clean    remove $$(O); distclean also removes $$(DL_DIR)'
