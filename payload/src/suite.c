@@ -493,6 +493,12 @@ static int suite_kw_concurrency(struct suite_pctx *c)
 	return 0;
 }
 
+static int suite_kw_sink(struct suite_pctx *c)
+{
+	return suite_uint(c->file, c->line, c->w[0], c->w[1], 1, 65535,
+			  &c->st->sink_port, c->err, c->errlen);
+}
+
 static int suite_kw_run(struct suite_pctx *c)
 {
 	struct suite_step *st = c->st;
@@ -537,6 +543,7 @@ static const struct suite_kw suite_kws[] = {
 	{ "max_error_rate", SUITE_ANY, 1, 1, "a fraction or a percentage",
 	  suite_kw_maxerr },
 	{ "concurrency", SUITE_STEP, 0, -1, NULL, suite_kw_concurrency },
+	{ "sink", SUITE_STEP, 1, 1, "a port", suite_kw_sink },
 	{ "run", SUITE_STEP, 1, -1, "a workload and its arguments",
 	  suite_kw_run },
 };

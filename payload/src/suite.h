@@ -30,6 +30,10 @@ struct suite_step {
 	unsigned conc[SUITE_MAX_CONC];
 	unsigned nruns;
 	struct suite_run runs[SUITE_MAX_RUNS];
+	/* sink PORT: a relay step; 0 none.  The controller starts
+	 * `benchboot smtp-sink` on the first client for the step and points
+	 * the server's relay route at it (runner.c, docs/suite-format.md). */
+	unsigned sink_port;
 };
 
 struct suite_var {
