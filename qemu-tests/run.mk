@@ -1,10 +1,13 @@
 # qemu-tests/run.mk: `make run`: the whole suite in QEMU, end to end
 # (qemu-tests/run.sh; docs/run.md).  SUITE names configs/suite/SUITE.suite
-# (default smoke); CLIENTS is the number of client VMs (default 2).
+# (default smoke); CLIENTS is the number of client VMs (default 2);
+# SUITE_SCALE=F multiplies every time of the suite by F (0.01-10), every
+# step, concurrency and repeat kept (benchboot.time_scale=).
 # RUN_SERVER_ARCH=ppc64le boots the server VM from that architecture's
 # images (built first) with the x86_64 clients (docs/powerpc.md).
 SUITE ?= smoke
 CLIENTS ?= 2
+SUITE_SCALE ?=
 RUN_SERVER_ARCH ?= $(ARCH)
 
 # The host packages run.sh needs, installed before it runs: a fresh
@@ -31,6 +34,7 @@ $(RUN_DEPS_STAMP): image/deps/host-packages.sh qemu-tests/run.mk
 run: $(RUN_DEPS_STAMP) $(BENCHBOOT) $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) \
 		$(if $(filter-out $(ARCH),$(RUN_SERVER_ARCH)),run-server-images)
 	$(Q)$(TEST_ENV) SUITE=$(SUITE) CLIENTS=$(CLIENTS) \
+		SUITE_SCALE=$(SUITE_SCALE) \
 		RUN_SERVER_ARCH=$(RUN_SERVER_ARCH) qemu-tests/run.sh
 run-server-images:
 	$(Q)$(MAKE) --no-print-directory ARCH=$(RUN_SERVER_ARCH) kernel \

@@ -7,7 +7,8 @@
 # included.  See docs/run.md.
 #
 # Environment (from `make run`): TOP, O, ARCH, IMAGES, BENCHBOOT, SUITE
-# (smoke), CLIENTS (2), RUN_DIR (where logs and results go; default
+# (smoke), CLIENTS (2), SUITE_SCALE (every time of the suite times this
+# factor, benchboot.time_scale=; empty: full length), RUN_DIR (where logs and results go; default
 # $O/run/DATE), RUN_TIMEOUT (seconds without a result; default 1800,
 # extended while the controller says how long the suite has left),
 # QT_ACCEL (kvm|tcg; by default qemu-tests/lib.sh's probe decides),
@@ -25,6 +26,7 @@ IMAGES=${IMAGES:-$O/$ARCH/images}
 BENCHBOOT=${BENCHBOOT:-$O/$ARCH/bin/benchboot}
 SUITE=${SUITE:-smoke}
 CLIENTS=${CLIENTS:-2}
+SUITE_SCALE=${SUITE_SCALE:-}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 RUN_DIR=${RUN_DIR:-$O/run/$(date -u +%Y%m%d-%H%M%S)}
 RUN_QUIET=${RUN_QUIET:-}
@@ -99,6 +101,16 @@ case $SUITE in
 esac
 [ -r "$TOP/configs/suite/$SUITE.suite" ] ||
 	die "SUITE=$SUITE: no configs/suite/$SUITE.suite"
+# The controller checks the range (0.01-10); the form is checked here so a
+# typo stops before anything boots.
+SCALE_PARAM=
+case $SUITE_SCALE in
+'') ;;
+*[!0-9./%]* | *.*.* | */*/* | *%*%* | [./%]*)
+	die "SUITE_SCALE=$SUITE_SCALE: expected a factor such as 0.1," \
+		"1/10 or 10% (every time of the suite multiplied by it)" ;;
+*) SCALE_PARAM=benchboot.time_scale=$SUITE_SCALE ;;
+esac
 case $RUN_NET in
 netns)
 	[ "$(id -u)" = 0 ] || die "RUN_NET=netns needs root: the VMs' LAN" \
@@ -276,12 +288,13 @@ vm() {
 : >"$RUN_DIR/vms"
 srv=
 [ "$RUN_SERVER_ARCH" = "$ARCH" ] || srv=" $RUN_SERVER_ARCH"
-say "$SUITE suite, 1$srv server + $CLIENTS clients ($ACCEL), in $RUN_DIR"
+say "$SUITE suite${SUITE_SCALE:+ time-scaled x$SUITE_SCALE}, 1$srv server + $CLIENTS clients ($ACCEL), in $RUN_DIR"
 vm server 0 "$RUN_SERVER_ARCH" 1024 "$RUN_DIR/server-initrd.gz" \
 	benchboot.role=server \
 	"benchboot.suite=$SUITE" "benchboot.upload=$UPLOAD" \
 	"benchboot.relay=$HOST_IP:$SINK_PORT" "benchboot.peers=$CLIENTS" \
-	"benchboot.key=$LAB_KEY" "benchboot.token=$TOKEN"
+	"benchboot.key=$LAB_KEY" "benchboot.token=$TOKEN" \
+	${SCALE_PARAM:+"$SCALE_PARAM"}
 for i in $(seq 1 "$CLIENTS"); do
 	vm "client$i" "$i" "$ARCH" 512 "$IMAGES/initramfs.cpio.gz" \
 		benchboot.role=client "benchboot.key=$LAB_KEY"

@@ -20,6 +20,7 @@
 #include "series.h"
 #include "session.h"
 #include "spool.h"
+#include "suite.h"
 #include "util.h"
 
 struct agent_opts {
@@ -181,6 +182,17 @@ static int ao_peers(struct agent_opts *o, const struct agent_optdef *d,
 	return 0;
 }
 
+static int ao_time_scale(struct agent_opts *o, const struct agent_optdef *d,
+			 const char *arg)
+{
+	char err[256];
+
+	if (suite_parse_scale(arg, &o->r.time_scale, err, sizeof(err)) == 0)
+		return 0;
+	util_err("agent", EINVAL, "--time-scale: %s", err);
+	return -EINVAL;
+}
+
 #define R(field) offsetof(struct agent_opts, r.field)
 static const struct agent_optdef agent_optdefs[] = {
 	{ "role", 1, ao_role, 0, "client, server or controller" },
@@ -208,6 +220,7 @@ static const struct agent_optdef agent_optdefs[] = {
 	{ "key-file", 1, ao_key_file, 0, NULL },
 	{ "lab", 1, ao_lab, 0, "1..63 of [A-Za-z0-9._-]" },
 	{ "target", 1, ao_str, R(target), NULL },
+	{ "time-scale", 1, ao_time_scale, 0, NULL },
 };
 #undef R
 #define AGENT_NOPTS (sizeof(agent_optdefs) / sizeof(agent_optdefs[0]))
@@ -222,7 +235,7 @@ static void agent_usage(FILE *out)
 "         [--upload-timeout S]\n"
 "         [--peers N] [--wait S] [--once] [--no-series] [--procs LIST]\n"
 "         [--key-file FILE] [--lab NAME] [--token-file FILE] [--ca FILE]\n"
-"         [--pin sha256//BASE64] [--target HOST]\n"
+"         [--pin sha256//BASE64] [--target HOST] [--time-scale F]\n"
 "See docs/agent.md.\n");
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "hist.h"
+#include "jnum.h"
 #include "report.h"
 #include "result.h"
 #include "rstats.h"
@@ -777,7 +778,7 @@ int report_parse(const char *text, size_t len, const char *name,
 		 struct report_res *r, char *err, size_t errlen)
 {
 	struct vctx v = { name, err, errlen, 0, NULL };
-	const cJSON *su, *tool, *steps, *env, *hosts;
+	const cJSON *su, *tool, *steps, *env, *hosts, *ts;
 	const char *end = NULL;
 
 	memset(r, 0, sizeof(*r));
@@ -786,7 +787,7 @@ int report_parse(const char *text, size_t len, const char *name,
 		return util_fail(err, errlen, -EINVAL,
 				 "%s: empty file (expected a benchboot.result/1 document)",
 				 name);
-	r->doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	r->doc = jnum_parse(text, len, &end, 0);
 	if (!r->doc)
 		return report_json_error(text, len, end, name, err, errlen);
 	report_defang(r->doc);
@@ -813,6 +814,14 @@ int report_parse(const char *text, size_t len, const char *name,
 	r->id = cJSON_GetObjectItem(r->doc, "id")->valuestring;
 	r->suite = cJSON_GetObjectItem(su, "name")->valuestring;
 	r->suite_version = cJSON_GetObjectItem(su, "version")->valuestring;
+	ts = cJSON_GetObjectItem(su, "time_scale");
+	r->time_scale = 1;
+	if (ts && (!cJSON_IsNumber(ts) || !(ts->valuedouble > 0)))
+		verr(&v, "suite.time_scale", "expected a number > 0");
+	else if (ts)
+		r->time_scale = ts->valuedouble;
+	if (v.bad)
+		goto err;
 	r->created = cJSON_GetStringValue(cJSON_GetObjectItem(r->doc,
 							      "created"));
 	r->controller = cJSON_GetStringValue(cJSON_GetObjectItem(r->doc,
@@ -895,6 +904,14 @@ int report_comparable(const struct report_res *a, const struct report_res *b,
 			 "different suite versions: %s ran '%s' version %s, %s ran version %s (steps may differ)",
 			 a->file, a->suite, a->suite_version, b->file,
 			 b->suite_version);
+		return -EINVAL;
+	}
+	/* A time-scaled run's shorter windows (and warm-ups) measure
+	 * something else than a full one: never a ratio of the two. */
+	if (a->time_scale != b->time_scale) {
+		snprintf(why, whylen,
+			 "different time scales: %s ran x%g, %s ran x%g (a time-scaled result is not comparable with another scale's)",
+			 a->file, a->time_scale, b->file, b->time_scale);
 		return -EINVAL;
 	}
 	return 0;
@@ -1480,6 +1497,11 @@ int report_text(FILE *out, struct report_res *rs, int n)
 			rs[i].suite_version,
 			rs[i].tool_version ? rs[i].tool_version : "?",
 			rs[i].created ? rs[i].created : "?", rs[i].file);
+	for (i = 0; i < n; i++)
+		if (rs[i].time_scale != 1)
+			fprintf(out, "  %c  TIME-SCALED x%g: every warm-up, duration and cool-down times %g; not comparable with a full-length run\n",
+				report_letter(i), rs[i].time_scale,
+				rs[i].time_scale);
 	fprintf(out, "\nhosts\n");
 	for (i = 0; i < n; i++)
 		report_hosts(out, &rs[i], i);

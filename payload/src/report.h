@@ -81,6 +81,7 @@ struct report_res {
 	cJSON *doc;		/* owned */
 	const char *id, *created, *controller, *tool_version;
 	const char *suite, *suite_version;
+	double time_scale;	/* suite.time_scale; 1 for a full-length run */
 	double server_offset_ns;	/* server clock minus controller's */
 	int nsteps;
 	struct report_step *steps;	/* owned */
@@ -108,8 +109,8 @@ int report_load(const char *path, struct report_res *r, char *err,
 /* Frees what r owns. */
 void report_free(struct report_res *r);
 
-/* 0 when b may be compared with a (same suite name and version), else
- * -EINVAL with the reason in why. */
+/* 0 when b may be compared with a (same suite name and version, same
+ * time scale), else -EINVAL with the reason in why. */
 int report_comparable(const struct report_res *a, const struct report_res *b,
 		      char *why, size_t whylen);
 

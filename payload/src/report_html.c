@@ -1061,6 +1061,9 @@ static void html_env_meta(FILE *f, struct report_res *r)
 	html_esc(f, r->suite);
 	fputs(" version ", f);
 	html_esc(f, r->suite_version);
+	if (r->time_scale != 1)
+		fprintf(f, ", <strong>time-scaled x%g: every warm-up, duration and cool-down times %g, not comparable with a full-length run</strong>",
+			r->time_scale, r->time_scale);
 	fputs(", benchboot ", f);
 	html_esc(f, r->tool_version ? r->tool_version : "?");
 	fputs(", created ", f);

@@ -1499,6 +1499,13 @@ static int runner_setup(struct runner *r, int *port)
 		util_err("agent", -rc, "%s", err);
 		return 1;
 	}
+	/* A scaled run: every time shrinks, every step stays (the result
+	 * and its report say so; docs/suite-format.md). */
+	if (o->time_scale > 0 && o->time_scale != 1 &&
+	    suite_scale(&r->suite, o->time_scale) != 0) {
+		util_err("agent", EINVAL, "--time-scale %g: expected %g to %g", o->time_scale, SUITE_SCALE_MIN, SUITE_SCALE_MAX);
+		return 2;
+	}
 	for (i = 0; i < o->nsets; i++) {
 		eq = strchr(o->sets[i], '=');
 		snprintf(k, sizeof(k), "%.*s", (int)(eq - o->sets[i]),
@@ -1679,6 +1686,10 @@ static void runner_doc_head(struct runner *r, const char *id)
 	cJSON_AddStringToObject(su, "name", r->suite.name);
 	cJSON_AddStringToObject(su, "version", r->suite.version);
 	cJSON_AddStringToObject(su, "file", r->suite.file);
+	/* Not comparable with a full-length run: report refuses to. */
+	if (r->suite.time_scale != 1)
+		cJSON_AddNumberToObject(su, "time_scale",
+					r->suite.time_scale);
 }
 
 /* Every step of the suite, each concurrency of a sweep as its own. */

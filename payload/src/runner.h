@@ -30,6 +30,7 @@ struct runner_opts {
 	int no_series;			/* local server: no probe/sampler */
 	const char *procs;		/* local server: sampler --proc list */
 	int local_server;		/* the controller is also the server */
+	double time_scale;		/* suite_scale() factor; 0 or 1: none */
 	const char *target;		/* the server under test, any host:
 					 * no server agent waited for */
 	const struct auth_key *key;	/* the lab key; NULL: open lab */

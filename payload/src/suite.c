@@ -2,6 +2,7 @@
  * pinned to a line; see docs/suite-format.md for the format. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +214,64 @@ void suite_fmt_duration(uint64_t ns, char *out, size_t outlen)
 	else
 		snprintf(out, outlen, "%llums",
 			 (unsigned long long)(ns / 1000000u));
+}
+
+int suite_parse_scale(const char *text, double *f, char *err,
+		      size_t errlen)
+{
+	char *end;
+	double v, d;
+
+	errno = 0;
+	v = text && *text ? strtod(text, &end) : 0;
+	if (!text || !*text || errno || end == text || !isfinite(v))
+		goto bad;
+	if (*end == '/') {
+		d = strtod(end + 1, &end);
+		if (!(d > 0) || !isfinite(d))
+			goto bad;
+		v /= d;
+	} else if (*end == '%') {
+		v /= 100;
+		end++;
+	}
+	if (*end || !(v >= SUITE_SCALE_MIN) || !(v <= SUITE_SCALE_MAX))
+		goto bad;
+	*f = v;
+	return 0;
+bad:
+	return util_fail(err, errlen, -EINVAL, "time scale '%s': expected a factor from %g to %g (0.1, 1/10 or 10%%: every warmup, duration, cooldown and wait multiplied by it)",
+			 text ? text : "", SUITE_SCALE_MIN, SUITE_SCALE_MAX);
+}
+
+/* ns times f to the millisecond, at least lo. */
+static uint64_t suite_scaled(uint64_t ns, double f, uint64_t lo)
+{
+	uint64_t v = (uint64_t)((double)ns * f / 1e6 + 0.5) * 1000000ull;
+
+	return v < lo ? lo : v;
+}
+
+int suite_scale(struct suite *s, double f)
+{
+	uint64_t w;
+	unsigned i;
+
+	if (!(f >= SUITE_SCALE_MIN && f <= SUITE_SCALE_MAX))
+		return -EINVAL;
+	for (i = 0; i < s->nsteps; i++) {
+		struct suite_step *st = &s->steps[i];
+
+		st->warmup_ns = st->warmup_ns ?
+				suite_scaled(st->warmup_ns, f, 1000000) : 0;
+		st->duration_ns = suite_scaled(st->duration_ns, f, 100000000);
+		st->cooldown_ns = st->cooldown_ns ?
+				  suite_scaled(st->cooldown_ns, f, 1000000) : 0;
+	}
+	w = suite_scaled(s->wait_ns, f, SUITE_SCALE_WAIT_MIN_NS);
+	s->wait_ns = w < s->wait_ns ? w : s->wait_ns;
+	s->time_scale *= f;
+	return 0;
 }
 
 static int suite_dur(const char *file, int line, const char *key,
@@ -701,6 +760,7 @@ int suite_parse(const char *text, size_t len, const char *fname,
 	snprintf(s->file, sizeof(s->file), "%s", fname);
 	s->repeats = 1;
 	s->max_error_rate = 0.01;
+	s->time_scale = 1;
 	s->clients = 1;
 	s->servers = 1;
 	s->wait_ns = 120000000000ull;

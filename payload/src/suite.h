@@ -57,6 +57,7 @@ struct suite {
 	struct suite_var vars[SUITE_MAX_VARS];
 	unsigned nsteps;
 	struct suite_step *steps;
+	double time_scale;		/* suite_scale(); 1 when not scaled */
 };
 
 /* Parses suite text (len bytes) named fname in messages.  Returns 0 and
@@ -91,6 +92,27 @@ int suite_set_var(struct suite *s, const char *name, const char *value);
 int suite_expand(const char *tmpl, char *out, size_t outlen,
 		 const char *(*lookup)(void *ctx, const char *name),
 		 void *ctx, char *err, size_t errlen);
+
+/* Time scale bounds: a scaled suite keeps every step, concurrency and
+ * repeat; only its times shrink (or grow). */
+#define SUITE_SCALE_MIN 0.01
+#define SUITE_SCALE_MAX 10.0
+/* The peer wait is never scaled below this: machines take as long to
+ * boot whatever the suite's times. */
+#define SUITE_SCALE_WAIT_MIN_NS 120000000000ull
+
+/* Parses a time scale ("0.1", "1/10", "10%") into *f.  Returns 0, or
+ * -EINVAL with a message naming what (the value as given) and the range
+ * in err. */
+int suite_parse_scale(const char *text, double *f, char *err,
+		      size_t errlen);
+
+/* Multiplies every step's warmup, duration and cooldown and the peer wait
+ * (not below SUITE_SCALE_WAIT_MIN_NS, nor above what it was) by f,
+ * rounded to milliseconds, a duration to at least 100 ms; steps,
+ * concurrencies and repeats are kept.  Records f in s->time_scale.
+ * Returns 0, or -EINVAL (f out of range). */
+int suite_scale(struct suite *s, double f);
 
 /* Formats ns as a duration the workloads accept ("10s", "250ms"). */
 void suite_fmt_duration(uint64_t ns, char *out, size_t outlen);

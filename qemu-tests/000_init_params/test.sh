@@ -23,7 +23,7 @@ parse() {
 			"suite=$BB_SUITE upload=$BB_UPLOAD poweroff=$BB_POWEROFF" \
 			"debug=$BB_DEBUG relay=$BB_RELAY peers=$BB_PEERS" \
 			"key=$BB_KEY lab=$BB_LAB token=$BB_TOKEN pin=$BB_PIN" \
-			"target=$BB_TARGET"
+			"target=$BB_TARGET time_scale=$BB_TIME_SCALE"
 		cat "$3"' sh "$PARAMS" "$1" "$tmp"
 }
 tmp=$(mktemp)
@@ -97,6 +97,10 @@ benchboot.relay=sink.lab|rc=1 |'benchboot.relay=sink.lab': relay must be HOST:PO
 benchboot.relay=sink:0|rc=1 |relay must be HOST:PORT
 benchboot.peers=x|rc=1 |'benchboot.peers=x': peers must be a number
 benchboot.peers=1000|rc=1 |peers must be a number
+benchboot.time_scale=0.1|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale=0.1|-
+benchboot.time_scale=1/20|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale=1/20|-
+benchboot.time_scale=fast|rc=1 |'benchboot.time_scale=fast': time_scale must be a factor
+benchboot.time_scale=0.1.2|rc=1 |time_scale must be a factor
 EOT
 
 # Every error is counted, each on its own line.

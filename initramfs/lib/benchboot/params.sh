@@ -3,7 +3,7 @@
 # same BusyBox shell), so every rule here is tested without booting.
 
 # Every parameter /init knows; anything else named benchboot.* is an error.
-BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target"
+BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target time_scale"
 
 # bb_params_tokens CMDLINE: print CMDLINE's words one a line, the way the
 # kernel splits it (double quotes group a value and are dropped; words after
@@ -89,7 +89,7 @@ bb_params_controller() {
 bb_params_parse() {
 	local tok key val ok
 	BB_ROLE=client BB_ID= BB_CONTROLLER= BB_SUITE= BB_UPLOAD= BB_RELAY= BB_PEERS=
-	BB_KEY= BB_LAB= BB_TOKEN= BB_PIN= BB_TARGET=
+	BB_KEY= BB_LAB= BB_TOKEN= BB_PIN= BB_TARGET= BB_TIME_SCALE=
 	BB_POWEROFF=0 BB_DEBUG=0 BB_PARAM_ERRORS=0
 	# A here-document, not a pipe: the loop must run in this shell.
 	while IFS= read -r tok; do
@@ -159,6 +159,15 @@ bb_params_parse() {
 				bb_params_err "$tok" "upload must be an" \
 "http://, https:// or file:// URL"
 			fi ;;
+		time_scale)
+			# The controller: every time of the suite times F
+			# (--time-scale; the agent checks the range).
+			case $val in
+			*[!0-9./%]* | '' | *.*.* | */*/* | *%*%*)
+				bb_params_err "$tok" "time_scale must be a" \
+"factor such as 0.1, 1/10 or 10%" ;;
+			*) BB_TIME_SCALE=$val ;;
+			esac ;;
 		peers)
 			# The controller: clients to wait for (--peers).
 			case $val in
@@ -228,7 +237,7 @@ bb_params_parse() {
 			esac ;;
 		*)
 			bb_params_err "$tok" "unknown parameter" \
-"(known: $(echo $BB_PARAMS_KNOWN | sed 's/[a-z]*/benchboot.&/g'))" ;;
+"(known: $(echo $BB_PARAMS_KNOWN | sed 's/[a-z_]*/benchboot.&/g'))" ;;
 		esac
 	done <<EOT
 $(bb_params_tokens "$1")

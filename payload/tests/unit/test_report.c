@@ -314,6 +314,19 @@ static char *render(int (*fn)(FILE *, struct report_res *, int),
 	return buf;
 }
 
+/* 1 when both the text and the HTML report of r say it is time-scaled
+ * (and by how much), 0 when either does not. */
+static int render_scaled(struct report_res *r)
+{
+	char *t = render(report_text, r, 1), *h = render(report_html, r, 1);
+	int ok = t && h && strstr(t, "TIME-SCALED x0.1:") &&
+		 strstr(h, "time-scaled x0.1:");
+
+	free(t);
+	free(h);
+	return ok;
+}
+
 static void test_render(struct report_res *rs)
 {
 	char *t, *c, *h, *line;
@@ -614,6 +627,18 @@ int main(void)
 		rc = report_comparable(&rs[0], &x, why, sizeof(why));
 		tap_ok(rc == -EINVAL && strstr(why, "different suites"),
 		       "another suite refused");
+		tap_ok(rs[0].time_scale == 1, "no time_scale: full length");
+		x = rs[1];
+		x.time_scale = 0.05;
+		rc = report_comparable(&rs[0], &x, why, sizeof(why));
+		tap_ok(rc == -EINVAL && strstr(why, "x1,") &&
+		       strstr(why, "x0.05"),
+		       "a time-scaled result refused beside a full one: %s",
+		       why);
+		x = rs[0];
+		x.time_scale = 0.1;
+		rc = render_scaled(&x);
+		tap_ok(rc == 1, "the report says TIME-SCALED x0.1");
 	}
 	test_env_more(text, len);
 	test_hostile(text, len);

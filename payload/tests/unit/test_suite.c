@@ -1,6 +1,7 @@
 /* test_suite.c: the suite file parser: good files parse into the right
  * steps, and every mistake names the file, the line and what was wanted;
  * the shipped suite files parse. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -268,6 +269,68 @@ int main(void)
 	TAP_EQ_STR(out, "2s", "whole seconds");
 	suite_fmt_duration(500000000ull, out, sizeof(out));
 	TAP_EQ_STR(out, "500ms", "milliseconds");
+
+	/* Time scale: the factor's forms, and bad values named. */
+	{
+		static const struct {
+			const char *in;
+			double want;	/* 0: refused */
+		} sc[] = {
+			{ "0.1", 0.1 }, { "1/20", 0.05 }, { "10%", 0.1 },
+			{ "2", 2 }, { "0.01", 0.01 }, { "10", 10 },
+			{ "0", 0 }, { "0.001", 0 }, { "11", 0 }, { "", 0 },
+			{ "fast", 0 }, { "0.1s", 0 }, { "1/0", 0 },
+			{ "-0.5", 0 }, { "nan", 0 }, { "1/2/3", 0 },
+		};
+		double f;
+
+		for (i = 0; i < (int)(sizeof(sc) / sizeof(sc[0])); i++) {
+			f = -1;
+			rc = suite_parse_scale(sc[i].in, &f, err, sizeof(err));
+			if (sc[i].want > 0)
+				tap_ok(rc == 0 && f > sc[i].want - 1e-12 &&
+				       f < sc[i].want + 1e-12,
+				       "time scale '%s' is %g", sc[i].in,
+				       sc[i].want);
+			else
+				tap_ok(rc == -EINVAL && f == -1 &&
+				       strstr(err, "time scale '") &&
+				       strstr(err, "0.01 to 10"),
+				       "time scale '%s' refused: %s", sc[i].in,
+				       err);
+		}
+	}
+	/* Scaling keeps steps, concurrencies and repeats; times shrink to
+	 * the millisecond, a duration to 100 ms at least, the peer wait
+	 * to 120 s at least. */
+	{
+		static const char txt[] = HEAD "repeats 3\nwait 600s\n"
+			"warmup 5s\nduration 30s\ncooldown 5s\n"
+			"step a\n concurrency 2 64\n run http x\n"
+			"step b\n duration 120s\n warmup 0s\n run sql x\n"
+			"step c\n duration 500ms\n run smtp x\n";
+
+		rc = suite_parse(txt, sizeof(txt) - 1, "t.suite", &s, err,
+				 sizeof(err));
+		TAP_EQ_INT(rc, 0, "scale: suite parses");
+		TAP_EQ_INT(suite_scale(&s, 0.05), 0, "scale 0.05 applies");
+		TAP_EQ_INT(suite_scale(&s, 0), -EINVAL, "scale 0 refused");
+		tap_ok(s.nsteps == 3 && s.steps[0].nconc == 2 &&
+		       s.steps[0].conc[1] == 64 && s.steps[0].repeats == 3,
+		       "steps, concurrencies and repeats kept");
+		tap_ok(s.steps[0].warmup_ns == 250000000ull &&
+		       s.steps[0].duration_ns == 1500000000ull &&
+		       s.steps[0].cooldown_ns == 250000000ull,
+		       "5 s / 30 s / 5 s become 250 ms / 1.5 s / 250 ms");
+		tap_ok(s.steps[1].duration_ns == 6000000000ull &&
+		       s.steps[1].warmup_ns == 0,
+		       "120 s becomes 6 s, no warm-up stays none");
+		tap_ok(s.steps[2].duration_ns == 100000000ull,
+		       "500 ms is not scaled below 100 ms");
+		tap_ok(s.wait_ns == 120000000000ull, "600 s wait: 120 s");
+		tap_ok(s.time_scale == 0.05, "the scale is recorded");
+		suite_free(&s);
+	}
 
 	/* The shipped suites. */
 	{
