@@ -221,6 +221,15 @@ int result_repeat_check(struct result_merge *m, cJSON *rep,
 		cJSON_AddNumberToObject(o, "successes", s);
 		cJSON_AddNumberToObject(o, "failures", f);
 		cJSON_AddNumberToObject(o, "error_rate", e);
+		/* Nothing succeeded: no throughput to average, whatever the
+		 * threshold (a plain 0 once hid a sql-mix whose setup ate
+		 * the window). */
+		if (s == 0 && wl < sizeof(why) - 1) {
+			wl += (size_t)snprintf(why + wl, sizeof(why) - wl, "%s%s: no successful operation (%.0f errors)",
+					       wl ? "; " : "",
+					       m->acc[i].workload, f);
+			continue;
+		}
 		if (max_rate < 0 || e <= max_rate || wl >= sizeof(why) - 1)
 			continue;
 		wl += (size_t)snprintf(why + wl, sizeof(why) - wl, "%s%s: %.0f errors of %.0f attempts (%.2f %%), above %.2f %%",

@@ -74,8 +74,9 @@ double result_error_rate(const char *w, const cJSON *counters,
  * "failures" and "error_rate" to each workload of m that has a success
  * counter, and when one's error rate exceeds max_rate marks rep
  * "invalid": true with "invalid_reason" (which workload, how many
- * errors of how many attempts, the threshold).  max_rate < 0 never
- * invalidates.  Returns 1 when the repeat is valid, 0 when invalid (it
+ * errors of how many attempts, the threshold), and so it does, whatever
+ * max_rate, when one has no success at all.  max_rate < 0 never
+ * invalidates on errors alone.  Returns 1 when the repeat is valid, 0 when invalid (it
  * is kept, like an incomplete repeat, but not averaged into the step). */
 int result_repeat_check(struct result_merge *m, cJSON *rep,
 			double max_rate);
