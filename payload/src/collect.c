@@ -30,6 +30,7 @@
 
 #include "collect.h"
 #include "ctl.h"
+#include "store.h"
 #include "util.h"
 
 int collect_id_ok(const char *s)
@@ -353,6 +354,13 @@ struct collect_srv {
 	size_t inflight, max_inflight;	/* body bytes held, their cap */
 	struct collect_conn *conns;	/* max_conns slots */
 	uint64_t stored, duplicates, rejected, timeouts, busy;
+	/* --db: the index, and whether files wait for it (then retried
+	 * every retry_ns, not per upload: a database that is down costs an
+	 * upload nothing). */
+	struct store *store;
+	int pending, window;
+	double threshold;
+	uint64_t retry_ns, next_catchup, indexed;
 };
 
 static volatile sig_atomic_t collect_stop;
@@ -529,13 +537,38 @@ static void collect_list(struct collect_srv *s, struct collect_conn *c)
 	free(txt);
 }
 
+/* The whole file path into a new buffer *buf (*len bytes, plus a NUL
+ * not counted).  Returns 0 or a negative errno (-ENOENT: no such file). */
+static int collect_read_file(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	int f = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	*buf = NULL;
+	if (f < 0 || fstat(f, &st) != 0)
+		rc = -errno;
+	else if (!(*buf = malloc((size_t)st.st_size + 1)))
+		rc = -ENOMEM;
+	else if (read(f, *buf, (size_t)st.st_size) != st.st_size)
+		rc = -EIO;
+	if (f >= 0)
+		close(f);
+	if (rc != 0) {
+		free(*buf);
+		*buf = NULL;
+		return rc;
+	}
+	(*buf)[st.st_size] = 0;
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
 static void collect_get(struct collect_srv *s, struct collect_conn *c)
 {
 	const char *path = c->req.path, *base = strrchr(path, '/') + 1;
 	char id[256], file[PATH_MAX], *buf;
-	struct stat st;
-	size_t l = strlen(base);
-	int f;
+	size_t l = strlen(base), len;
+	int rc;
 
 	if (l < 6 || strcmp(base + l - 5, ".json") != 0 || l - 5 > 200) {
 		collect_text(s, c, 404, "Not Found", "%s: not a result", path);
@@ -548,25 +581,68 @@ static void collect_get(struct collect_srv *s, struct collect_conn *c)
 		return;
 	}
 	snprintf(file, sizeof(file), "%s/%s.json", s->dir, id);
-	f = open(file, O_RDONLY | O_CLOEXEC);
-	if (f < 0 || fstat(f, &st) != 0) {
-		if (f >= 0)
-			close(f);
+	rc = collect_read_file(file, &buf, &len);
+	if (rc == -ENOENT) {
 		collect_text(s, c, 404, "Not Found", "no result %s", id);
 		return;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf || read(f, buf, (size_t)st.st_size) != st.st_size) {
-		close(f);
-		free(buf);
-		collect_text(s, c, 500, "Internal Server Error", "read %s",
-			     file);
+	if (rc != 0) {
+		collect_text(s, c, 500, "Internal Server Error", "read %s: %s",
+			     file, strerror(-rc));
 		return;
 	}
-	close(f);
-	collect_reply(s, c, 200, "OK", "application/json", buf,
-		      (size_t)st.st_size);
+	collect_reply(s, c, 200, "OK", "application/json", buf, len);
 	free(buf);
+}
+
+/* What moved beyond noise, on the console (stdout) and in the log. */
+static void collect_changes(const struct store_changes *ch)
+{
+	int i;
+
+	for (i = 0; i < ch->n; i++) {
+		const struct store_change *c = &ch->c[i];
+		char line[400];
+
+		snprintf(line, sizeof(line), "%s %s %s %s %s: %.4g -> %.4g (%+.1f %%) against the mean of %d previous comparable run%s",
+			 c->worse ? "REGRESSION" : "improvement", ch->run,
+			 c->step, c->wl, c->figure[0] == 't' ?
+			 "throughput/s" : "p99 ns", c->base, c->now, c->pct,
+			 c->nbase, c->nbase == 1 ? "" : "s");
+		printf("benchboot collect: %s\n", line);
+		collect_log("%s", line);
+	}
+	if (ch->dropped)
+		collect_log("%s: %d more changes not listed", ch->run,
+			    ch->dropped);
+	fflush(stdout);
+}
+
+/* Indexes one stored document.  Returns store_index()'s code; -EIO
+ * (the database is away) leaves it for the catch-up. */
+static int collect_index(struct collect_srv *s, const char *id,
+			 const char *data, size_t len)
+{
+	struct store_changes *ch = malloc(sizeof(*ch));
+	char err[400], file[PATH_MAX];
+	int rc;
+
+	if (!ch)
+		return -ENOMEM;
+	snprintf(file, sizeof(file), "%s/%s.json", s->dir, id);
+	rc = store_index(s->store, data, len, file, s->window, s->threshold,
+			 ch, err, sizeof(err));
+	if (rc == 0 || rc == -EINVAL)
+		s->indexed++;
+	if (rc == 0)
+		collect_changes(ch);
+	else if (rc == -EINVAL)
+		collect_log("%s: indexed as unreadable: %s", id, err);
+	else
+		collect_log("%s: not indexed now (%s); the file is stored and will be indexed when the database answers",
+			    id, err);
+	free(ch);
+	return rc;
 }
 
 /* Stores the document id (c's body) and answers how that went.  The
@@ -584,9 +660,23 @@ static void collect_accept(struct collect_srv *s, struct collect_conn *c,
 			    c->peer, id);
 		collect_text(s, c, 200, "OK", "%s already stored", id);
 	} else if (rc == 0) {
+		char *body = c->body;
+		size_t blen = c->blen;
+
 		s->stored++;
 		collect_log("%s: stored %s (%zu bytes)", c->peer, id, c->blen);
+		/* Stored and answered first (the answer may free c): the
+		 * index follows the files. */
+		c->body = NULL;
+		s->inflight -= blen;
 		collect_text(s, c, 201, "Created", "stored %s", id);
+		if (s->store && !s->pending &&
+		    collect_index(s, id, body, blen) == -EIO)
+			s->pending = 1;
+		else if (s->store && s->pending)
+			collect_log("%s: waits for the database's catch-up",
+				    id);
+		free(body);
 	} else if (rc == -EEXIST) {
 		s->rejected++;
 		collect_log("%s: %s already held with other content; refused",
@@ -614,6 +704,119 @@ static void collect_finish(struct collect_srv *s, struct collect_conn *c)
 		return;
 	}
 	collect_accept(s, c, id);
+}
+
+/* One file the index lacks: its id and creation time (the order). */
+struct collect_todo {
+	char id[130];
+	char created[32];
+};
+
+static int collect_todo_cmp(const void *a, const void *b)
+{
+	const struct collect_todo *x = a, *y = b;
+	int c = strcmp(x->created, y->created);
+
+	return c ? c : strcmp(x->id, y->id);
+}
+
+static int collect_strp_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The stored files whose id is not among the n sorted ids into *todo
+ * (caller frees), oldest first.  Returns their count, or -ENOMEM. */
+static int collect_missing(struct collect_srv *s, char **ids, int n,
+			   struct collect_todo **todo)
+{
+	struct collect_todo *t = NULL;
+	int nt = 0, cap = 0, oom = 0;
+	struct dirent *de;
+	DIR *d = opendir(s->dir);
+
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name), len;
+		char id[130], *key = id, *buf, path[PATH_MAX];
+		const cJSON *cr;
+		cJSON *doc;
+
+		if (de->d_name[0] == '.' || l < 6 || l - 5 >= sizeof(id) ||
+		    strcmp(de->d_name + l - 5, ".json") != 0)
+			continue;
+		snprintf(id, sizeof(id), "%.*s", (int)(l - 5), de->d_name);
+		if (!collect_id_ok(id) || (n && bsearch(&key, ids, (size_t)n,
+					sizeof(*ids), collect_strp_cmp)))
+			continue;
+		if (nt == cap) {
+			void *np = realloc(t, (size_t)(cap * 2 + 16) *
+					   sizeof(*t));
+
+			if (!np) {
+				oom = 1;
+				break;
+			}
+			t = np;
+			cap = cap * 2 + 16;
+		}
+		snprintf(t[nt].id, sizeof(t[nt].id), "%s", id);
+		t[nt].created[0] = 0;
+		snprintf(path, sizeof(path), "%s/%s", s->dir, de->d_name);
+		if (collect_read_file(path, &buf, &len) == 0) {
+			doc = cJSON_ParseWithLength(buf, len);
+			cr = cJSON_GetObjectItemCaseSensitive(doc, "created");
+			if (cJSON_IsString(cr))
+				snprintf(t[nt].created, sizeof(t[nt].created),
+					 "%s", cr->valuestring);
+			cJSON_Delete(doc);
+			free(buf);
+		}
+		nt++;
+	}
+	if (d)
+		closedir(d);
+	if (nt)
+		qsort(t, (size_t)nt, sizeof(*t), collect_todo_cmp);
+	*todo = t;
+	return oom ? -ENOMEM : nt;
+}
+
+/* Indexes every stored file the index lacks, oldest first (each
+ * regression check then sees the runs before it): at start, and on the
+ * timer while uploads wait.  Returns 0 when all are in, -EIO when the
+ * database is away (the next round retries), -ENOMEM. */
+static int collect_catchup(struct collect_srv *s)
+{
+	char err[400], **ids = NULL, path[PATH_MAX], *buf;
+	struct collect_todo *todo = NULL;
+	int n = 0, nt, i, rc, done = 0;
+	size_t len;
+
+	rc = store_ids(s->store, &ids, &n, err, sizeof(err));
+	if (rc != 0) {
+		collect_log("%s; indexing retried in %.3g s", err,
+			    (double)s->retry_ns / 1e9);
+		return rc;
+	}
+	nt = collect_missing(s, ids, n, &todo);
+	for (i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	rc = nt < 0 ? nt : 0;
+	for (i = 0; rc != -EIO && i < nt; i++) {
+		snprintf(path, sizeof(path), "%s/%s.json", s->dir,
+			 todo[i].id);
+		if (collect_read_file(path, &buf, &len) != 0)
+			continue;
+		rc = collect_index(s, todo[i].id, buf, len);
+		done += rc != -EIO;
+		free(buf);
+	}
+	free(todo);
+	if (nt > 0)
+		collect_log("index: %d of %d waiting results indexed%s", done,
+			    nt, rc == -EIO ? "; the rest when the database is back" : "");
+	return rc == -EIO || rc == -ENOMEM ? rc : 0;
 }
 
 /* HTTP reason phrases of the refusals collect_route gives. */
@@ -892,6 +1095,10 @@ static void collect_loop(struct collect_srv *s, int lfd)
 				collect_expire(s, &s->conns[i]);
 		if (n > 0 && (p[0].revents & POLLIN))
 			collect_accept_all(s, lfd);
+		if (s->store && s->pending && now >= s->next_catchup) {
+			s->pending = collect_catchup(s) != 0;
+			s->next_catchup = util_mono_ns() + s->retry_ns;
+		}
 	}
 	for (i = 0; i < s->max_conns; i++)
 		collect_close(s, &s->conns[i]);
@@ -905,35 +1112,58 @@ static void collect_usage(FILE *out)
 		"usage: benchboot collect --dir DIR --listen ADDR:PORT\n"
 		"         [--token T | --token-file F | --no-token] [--max-size N]\n"
 		"         [--max-conns N] [--max-conns-per-peer N] [--timeout D]\n"
-		"ADDR is required: 127.0.0.1 (this host only), an interface's address, or 0.0.0.0 / [::] (every address); beyond loopback --token (or --token-file) is required unless --no-token is given.\n");
+		"         [--db mysql://USER@HOST[:PORT]/DB [--db-password-file F]\n"
+		"          [--db-retry D] [--regress-window N] [--regress-threshold PCT]]\n"
+		"       benchboot collect --dir DIR --db URL [--db-password-file F] --reindex\n"
+		"ADDR is required: 127.0.0.1 (this host only), an interface's address, or 0.0.0.0 / [::] (every address); beyond loopback --token (or --token-file) is required unless --no-token is given.\n"
+		"--db also records every stored result in MariaDB/MySQL (docs/collect.md); --reindex rebuilds those rows from DIR's files and exits.\n");
 }
 
 /* What collect_main reads from the command line besides the server. */
 struct collect_opts {
-	const char *listen, *token_file;
-	int no_token, loopback;
+	const char *listen, *token_file, *db, *db_pass_file;
+	int no_token, loopback, reindex;
 	char host[256];
 	int port;
 	char token[256];
+	struct store_url url;
 };
 
-/* Reads the first line of path into o->token. */
-static int collect_token_file(struct collect_opts *o)
+/* Reads the first line of path into buf (len bytes); what names the
+ * option in messages. */
+static int collect_first_line(const char *path, char *buf, size_t len,
+			      const char *what)
 {
-	FILE *f = fopen(o->token_file, "re");
+	FILE *f = fopen(path, "re");
 	int ok;
 
 	if (!f)
-		return util_err("collect", errno, "--token-file %s: %s",
-				o->token_file, strerror(errno));
-	ok = fgets(o->token, sizeof(o->token), f) != NULL;
+		return util_err("collect", errno, "%s %s: %s", what, path,
+				strerror(errno));
+	ok = fgets(buf, (int)len, f) != NULL;
 	fclose(f);
-	o->token[strcspn(o->token, "\r\n")] = 0;
-	if (!ok || !o->token[0])
+	buf[strcspn(buf, "\r\n")] = 0;
+	if (!ok || !buf[0])
 		return util_err("collect", EINVAL,
-				"--token-file %s: no token on its first line",
-				o->token_file);
+				"%s %s: nothing on its first line", what,
+				path);
 	return 0;
+}
+
+/* An integer option's value arg (min..max) into *out.  Returns 0, or 2
+ * (usage) with a message naming the option. */
+static int collect_int_opt(const char *arg, int min, int max, int *out,
+			   const char *name)
+{
+	uint64_t v;
+
+	if (util_parse_u64(arg, (uint64_t)min, (uint64_t)max, &v) == 0) {
+		*out = (int)v;
+		return 0;
+	}
+	util_err("collect", EINVAL, "%s '%s': expected %d..%d", name, arg,
+		 min, max);
+	return 2;
 }
 
 /* One option into s or o.  Returns 0, or the exit status (2 usage). */
@@ -948,6 +1178,28 @@ static int collect_opt(int c, const char *arg, struct collect_srv *s,
 	case 't': s->token = arg; return 0;
 	case 'T': o->token_file = arg; return 0;
 	case 'N': o->no_token = 1; return 0;
+	case 'D': o->db = arg; return 0;
+	case 'P': o->db_pass_file = arg; return 0;
+	case 'X': o->reindex = 1; return 0;
+	case 'R':
+		if (util_parse_duration(arg, &s->retry_ns) == 0 &&
+		    s->retry_ns >= 100000000)
+			return 0;
+		util_err("collect", EINVAL, "--db-retry '%s': expected a duration of at least 100ms (30s, 1m)", arg);
+		return 2;
+	case 'w':
+		return collect_int_opt(arg, 0, 1000, &s->window,
+				       "--regress-window");
+	case 'r': {
+		char *e;
+
+		s->threshold = strtod(arg, &e);
+		if (e != arg && !*e && s->threshold >= 0 &&
+		    s->threshold <= 1000)
+			return 0;
+		util_err("collect", EINVAL, "--regress-threshold '%s': expected a percentage 0..1000", arg);
+		return 2;
+	}
 	case 'm':
 		if (util_parse_u64(arg, 1, 1ull << 40, &v) == 0) {
 			s->max_size = (long long)v;
@@ -956,19 +1208,11 @@ static int collect_opt(int c, const char *arg, struct collect_srv *s,
 		util_err("collect", EINVAL, "--max-size '%s': expected bytes (k/M/G allowed)", arg);
 		return 2;
 	case 'c':
-		if (util_parse_u64(arg, 1, 4096, &v) == 0) {
-			s->max_conns = (int)v;
-			return 0;
-		}
-		util_err("collect", EINVAL, "--max-conns '%s': expected 1..4096", arg);
-		return 2;
+		return collect_int_opt(arg, 1, 4096, &s->max_conns,
+				       "--max-conns");
 	case 'p':
-		if (util_parse_u64(arg, 1, 4096, &v) == 0) {
-			s->max_per_peer = (int)v;
-			return 0;
-		}
-		util_err("collect", EINVAL, "--max-conns-per-peer '%s': expected 1..4096", arg);
-		return 2;
+		return collect_int_opt(arg, 1, 4096, &s->max_per_peer,
+				       "--max-conns-per-peer");
 	case 'o':
 		if (util_parse_duration(arg, &s->timeout_ns) == 0 &&
 		    s->timeout_ns >= 1000000)
@@ -1011,7 +1255,7 @@ static int collect_loopback(const char *host)
  * token beyond loopback.  Returns 0 or the exit status. */
 static int collect_check(struct collect_srv *s, struct collect_opts *o)
 {
-	if (!s->dir || !o->listen) {
+	if (!o->listen) {
 		collect_usage(stderr);
 		return 2;
 	}
@@ -1026,7 +1270,8 @@ static int collect_check(struct collect_srv *s, struct collect_opts *o)
 		return 2;
 	}
 	if (o->token_file) {
-		if (collect_token_file(o) != 0)
+		if (collect_first_line(o->token_file, o->token,
+				       sizeof(o->token), "--token-file") != 0)
 			return 1;
 		s->token = o->token;
 	}
@@ -1036,6 +1281,67 @@ static int collect_check(struct collect_srv *s, struct collect_opts *o)
 		return 2;
 	}
 	return 0;
+}
+
+/* --db: the URL, its password file and the directory into s->store.
+ * Returns 0 or the exit status. */
+static int collect_db(struct collect_srv *s, struct collect_opts *o)
+{
+	char err[300];
+	struct stat st;
+
+	if (!s->dir || (o->reindex && !o->db)) {
+		collect_usage(stderr);
+		return 2;
+	}
+	if (stat(s->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		util_err("collect", ENOTDIR, "--dir %s: not a directory",
+			 s->dir);
+		return 1;
+	}
+	if (!o->db) {
+		if (o->db_pass_file) {
+			util_err("collect", EINVAL, "--db-password-file needs --db");
+			return 2;
+		}
+		return 0;
+	}
+	if (store_parse_url(o->db, &o->url, err, sizeof(err)) != 0) {
+		util_err("collect", EINVAL, "%s", err);
+		return 2;
+	}
+	if (o->db_pass_file &&
+	    collect_first_line(o->db_pass_file, o->url.pass,
+			       sizeof(o->url.pass), "--db-password-file") != 0)
+		return 1;
+	s->store = store_new(&o->url, 5);
+	memset(o->url.pass, 0, sizeof(o->url.pass));
+	if (!s->store) {
+		util_err("collect", ENOMEM, "out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+/* --reindex: every row out, every file in again.  Exit 0, or 1 when the
+ * database failed. */
+static int collect_reindex(struct collect_srv *s)
+{
+	char err[300];
+	int rc;
+
+	rc = store_clear(s->store, err, sizeof(err));
+	if (rc != 0) {
+		util_err("collect", -rc, "--reindex: %s", err);
+		store_free(s->store);
+		return 1;
+	}
+	rc = collect_catchup(s);
+	collect_log("--reindex: %llu results indexed from %s%s",
+		    (unsigned long long)s->indexed, s->dir,
+		    rc ? " (stopped: the database failed)" : "");
+	store_free(s->store);
+	return rc ? 1 : 0;
 }
 
 int collect_main(int argc, char **argv)
@@ -1050,15 +1356,21 @@ int collect_main(int argc, char **argv)
 		{ "max-conns", required_argument, NULL, 'c' },
 		{ "max-conns-per-peer", required_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 'o' },
+		{ "db", required_argument, NULL, 'D' },
+		{ "db-password-file", required_argument, NULL, 'P' },
+		{ "db-retry", required_argument, NULL, 'R' },
+		{ "reindex", no_argument, NULL, 'X' },
+		{ "regress-window", required_argument, NULL, 'w' },
+		{ "regress-threshold", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct collect_srv s = { .max_size = 64ll << 20, .max_conns = 64,
-				 .timeout_ns = 10000000000ull };
+				 .timeout_ns = 10000000000ull, .window = 5,
+				 .threshold = 5, .retry_ns = 30000000000ull };
 	struct sigaction sa = { .sa_handler = collect_on_signal };
 	struct collect_opts o = { 0 };
 	int c, i, lfd, rc;
-	struct stat st;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'h') {
@@ -1073,13 +1385,13 @@ int collect_main(int argc, char **argv)
 		collect_usage(stderr);
 		return 2;
 	}
+	rc = collect_db(&s, &o);
+	if (rc != 0 || o.reindex)
+		return rc ? rc : collect_reindex(&s);
 	rc = collect_check(&s, &o);
-	if (rc != 0)
+	if (rc != 0) {
+		store_free(s.store);
 		return rc;
-	if (stat(s.dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		util_err("collect", ENOTDIR, "--dir %s: not a directory",
-			 s.dir);
-		return 1;
 	}
 	/* One address may hold a quarter of the slots by default: a lab's
 	 * controllers each send one upload at a time. */
@@ -1090,6 +1402,7 @@ int collect_main(int argc, char **argv)
 	s.conns = calloc((size_t)s.max_conns, sizeof(*s.conns));
 	if (!s.conns) {
 		util_err("collect", ENOMEM, "out of memory");
+		store_free(s.store);
 		return 1;
 	}
 	for (i = 0; i < s.max_conns; i++)
@@ -1099,6 +1412,7 @@ int collect_main(int argc, char **argv)
 		util_err("collect", -lfd, "listen on %s: %s", o.listen,
 			 strerror(-lfd));
 		free(s.conns);
+		store_free(s.store);
 		return 1;
 	}
 	sigaction(SIGINT, &sa, NULL);
@@ -1109,6 +1423,13 @@ int collect_main(int argc, char **argv)
 		    o.loopback ? " (no token: this host only)" :
 		    " (no token: anyone who reaches it may upload)",
 		    s.max_conns, s.max_per_peer, (double)s.timeout_ns / 1e9);
+	if (s.store) {
+		collect_log("indexing into MariaDB/MySQL %s:%u/%s as %s; regressions against the last %d comparable runs beyond %.3g %%",
+			    o.url.host, o.url.port, o.url.db, o.url.user,
+			    s.window, s.threshold);
+		s.pending = collect_catchup(&s) != 0;
+		s.next_catchup = util_mono_ns() + s.retry_ns;
+	}
 	collect_loop(&s, lfd);
 	collect_log("stopping: %llu stored, %llu duplicates, %llu rejected, %llu timed out, %llu refused busy",
 		    (unsigned long long)s.stored,
@@ -1116,7 +1437,12 @@ int collect_main(int argc, char **argv)
 		    (unsigned long long)s.rejected,
 		    (unsigned long long)s.timeouts,
 		    (unsigned long long)s.busy);
+	if (s.store)
+		collect_log("index: %llu results indexed%s",
+			    (unsigned long long)s.indexed, s.pending ?
+			    "; some wait for the database (indexed at the next start)" : "");
 	close(lfd);
 	free(s.conns);
+	store_free(s.store);
 	return 0;
 }

@@ -1,0 +1,1172 @@
+/* store.c: the collector's relational index on MariaDB/MySQL through
+ * mariadb-connector-c.  Every statement is a prepared one with bound
+ * parameters (no value is ever spliced into SQL text) and every string
+ * is cut to its column's length, as valid UTF-8, before it is bound. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mysql.h>
+
+#include <cjson/cJSON.h>
+
+#include "hist.h"
+#include "report.h"
+#include "result.h"
+#include "sql_conn.h"
+#include "store.h"
+#include "util.h"
+
+/* --- the URL ---------------------------------------------------------- */
+
+static int store_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* s..s+n with %XX decoded into out (outlen bytes).  0, or -1 for a bad
+ * escape, a NUL or a result that does not fit. */
+static int store_unescape(const char *s, size_t n, char *out, size_t outlen)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		int c = (unsigned char)s[i];
+
+		if (c == '%') {
+			if (i + 2 >= n || store_hexval(s[i + 1]) < 0 ||
+			    store_hexval(s[i + 2]) < 0)
+				return -1;
+			c = store_hexval(s[i + 1]) * 16 +
+			    store_hexval(s[i + 2]);
+			i += 2;
+		}
+		if (c == 0 || o + 1 >= outlen)
+			return -1;
+		out[o++] = (char)c;
+	}
+	out[o] = 0;
+	return 0;
+}
+
+/* HOST[:PORT] (HOST may be an [IPv6] literal) of hp..hp+n into u. */
+static int store_hostport(const char *hp, size_t n, struct store_url *u,
+			  char *err, size_t errlen)
+{
+	const char *h = hp, *colon;
+	size_t hl;
+	char num[8], *e;
+	unsigned long p;
+
+	if (n && hp[0] == '[') {
+		const char *rb = memchr(hp, ']', n);
+
+		if (!rb)
+			return util_fail(err, errlen, -EINVAL,
+					 "--db: '[' without ']' in the host");
+		h = hp + 1;
+		hl = (size_t)(rb - h);
+		colon = rb + 1 < hp + n ? rb + 1 : NULL;
+		if (colon && *colon != ':')
+			return util_fail(err, errlen, -EINVAL,
+					 "--db: junk after ']' in the host");
+	} else {
+		colon = memchr(hp, ':', n);
+		hl = colon ? (size_t)(colon - hp) : n;
+	}
+	if (hl == 0 || hl >= sizeof(u->host))
+		return util_fail(err, errlen, -EINVAL,
+				 "--db: no host, or one over %zu bytes",
+				 sizeof(u->host) - 1);
+	memcpy(u->host, h, hl);
+	u->host[hl] = 0;
+	u->port = 3306;
+	if (!colon)
+		return 0;
+	n -= (size_t)(colon + 1 - hp);
+	if (n == 0 || n >= sizeof(num))
+		return util_fail(err, errlen, -EINVAL, "--db: bad port");
+	memcpy(num, colon + 1, n);
+	num[n] = 0;
+	p = strtoul(num, &e, 10);
+	if (*e || num[0] < '0' || num[0] > '9' || p < 1 || p > 65535)
+		return util_fail(err, errlen, -EINVAL,
+				 "--db: port '%s': expected 1..65535", num);
+	u->port = (unsigned)p;
+	return 0;
+}
+
+int store_parse_url(const char *url, struct store_url *u, char *err,
+		    size_t errlen)
+{
+	const char *p, *at, *colon, *slash;
+	size_t i;
+
+	memset(u, 0, sizeof(*u));
+	if (strncmp(url, "mysql://", 8) == 0)
+		p = url + 8;
+	else if (strncmp(url, "mariadb://", 10) == 0)
+		p = url + 10;
+	else
+		return util_fail(err, errlen, -EINVAL, "--db: expected mysql://USER[:PASS]@HOST[:PORT]/DB");
+	at = strrchr(p, '@');
+	if (!at || at == p)
+		return util_fail(err, errlen, -EINVAL,
+				 "--db: no USER@ before the host");
+	slash = strchr(at, '/');
+	if (!slash || !slash[1])
+		return util_fail(err, errlen, -EINVAL,
+				 "--db: no /DB after the host");
+	colon = memchr(p, ':', (size_t)(at - p));
+	if (store_unescape(p, (size_t)((colon ? colon : at) - p), u->user,
+			   sizeof(u->user)) != 0 || !u->user[0] ||
+	    (colon && store_unescape(colon + 1, (size_t)(at - colon - 1),
+				     u->pass, sizeof(u->pass)) != 0))
+		return util_fail(err, errlen, -EINVAL, "--db: bad user or password (too long, empty, or a bad %%XX escape)");
+	for (i = 0; slash[1 + i]; i++)
+		if (i >= sizeof(u->db) - 1 ||
+		    !((slash[1 + i] >= 'a' && slash[1 + i] <= 'z') ||
+		      (slash[1 + i] >= 'A' && slash[1 + i] <= 'Z') ||
+		      (slash[1 + i] >= '0' && slash[1 + i] <= '9') ||
+		      slash[1 + i] == '_' || slash[1 + i] == '$'))
+			return util_fail(err, errlen, -EINVAL, "--db: database name '%.64s': expected 1..64 of [A-Za-z0-9_$]",
+					 slash + 1);
+	memcpy(u->db, slash + 1, i + 1);
+	return store_hostport(at + 1, (size_t)(slash - at - 1), u, err,
+			      errlen);
+}
+
+/* --- statements --------------------------------------------------------- */
+
+struct store {
+	struct store_url url;
+	unsigned timeout_s;
+	MYSQL *m;		/* NULL: not connected */
+	unsigned long truncated;	/* strings cut to their column */
+};
+
+/* A bound value or a fetched column. */
+enum { SV_NULL, SV_STR, SV_INT, SV_DBL };
+struct store_val {
+	int t;
+	const char *s;		/* SV_STR: NULL binds NULL */
+	size_t max;		/* SV_STR: the column's length in bytes */
+	long long i;
+	double d;
+};
+#define VS(str, mx) { SV_STR, (str), (mx), 0, 0 }
+#define VI(x) { SV_INT, NULL, 0, (long long)(x), 0 }
+#define VD(x) { SV_DBL, NULL, 0, 0, (double)(x) }
+#define VN { SV_NULL, NULL, 0, 0, 0 }
+
+struct store_col {
+	int t;			/* SV_STR, SV_INT or SV_DBL */
+	char s[256];
+	long long i;
+	double d;
+	my_bool null;
+	unsigned long len;
+};
+
+/* At most max bytes of s into out (max + 1 bytes) as valid UTF-8: a
+ * byte that starts no valid sequence becomes '?', and the cut falls
+ * between characters.  Returns 1 when s was cut. */
+static int store_utf8(const char *s, size_t max, char *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, k, n;
+
+	while (*p) {
+		n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 && *p >= 0xc2 ? 2 :
+			(*p & 0xf0) == 0xe0 ? 3 :
+			(*p & 0xf8) == 0xf0 && *p <= 0xf4 ? 4 : 0;
+		for (k = 1; k < n; k++)
+			if ((p[k] & 0xc0) != 0x80)
+				n = 0;
+		if (n == 0) {
+			n = 1;
+			if (o + 1 > max)
+				break;
+			out[o++] = '?';
+			p++;
+			continue;
+		}
+		if (o + n > max)
+			break;
+		memcpy(out + o, p, n);
+		o += n;
+		p += n;
+	}
+	out[o] = 0;
+	return *p != 0;
+}
+
+/* The handle's error as a return value: a client-side (2xxx) error, a
+ * lock wait or deadlock means the database is not there for now (-EIO,
+ * and the connection is dropped so the next call starts afresh); any
+ * other server error is a refused statement (-EINVAL). */
+static int store_sqlerr(struct store *st, unsigned no, const char *msg,
+			const char *what, char *err, size_t errlen)
+{
+	int io = no >= 2000 || no == 1205 || no == 1213 || no == 0;
+
+	util_fail(err, errlen, 0, "database: %s: %s (%u)", what, msg, no);
+	if (io && st->m) {
+		mysql_close(st->m);
+		st->m = NULL;
+	}
+	return io ? -EIO : -EINVAL;
+}
+
+/* Binds n values of v to b (the strings copied, cut and checked, into
+ * bufs[i], which the caller frees). */
+static int store_bind_params(struct store *st, const struct store_val *v,
+			     int n, MYSQL_BIND *b, char **bufs)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		b[i].buffer_type = MYSQL_TYPE_NULL;
+		if (v[i].t == SV_STR && v[i].s) {
+			bufs[i] = malloc(v[i].max + 1);
+			if (!bufs[i])
+				return -ENOMEM;
+			st->truncated += store_utf8(v[i].s, v[i].max,
+						    bufs[i]);
+			b[i].buffer_type = MYSQL_TYPE_STRING;
+			b[i].buffer = bufs[i];
+			b[i].buffer_length = strlen(bufs[i]);
+		} else if (v[i].t == SV_INT) {
+			b[i].buffer_type = MYSQL_TYPE_LONGLONG;
+			b[i].buffer = (void *)&v[i].i;
+		} else if (v[i].t == SV_DBL && isfinite(v[i].d)) {
+			b[i].buffer_type = MYSQL_TYPE_DOUBLE;
+			b[i].buffer = (void *)&v[i].d;
+		}
+	}
+	return 0;
+}
+
+/* Binds the result columns c[0..nc) to b. */
+static void store_bind_cols(struct store_col *c, int nc, MYSQL_BIND *b)
+{
+	int i;
+
+	for (i = 0; i < nc; i++) {
+		b[i].is_null = &c[i].null;
+		b[i].length = &c[i].len;
+		if (c[i].t == SV_STR) {
+			b[i].buffer_type = MYSQL_TYPE_STRING;
+			b[i].buffer = c[i].s;
+			b[i].buffer_length = sizeof(c[i].s) - 1;
+		} else if (c[i].t == SV_INT) {
+			b[i].buffer_type = MYSQL_TYPE_LONGLONG;
+			b[i].buffer = &c[i].i;
+		} else {
+			b[i].buffer_type = MYSQL_TYPE_DOUBLE;
+			b[i].buffer = &c[i].d;
+		}
+	}
+}
+
+/* The row callback of store_run: 0 to go on, else stop with it. */
+typedef int (*store_row_fn)(void *arg, struct store_col *c);
+
+/* Prepares sql, binds the n values v, executes it and, with nc > 0,
+ * calls row for every row fetched into c.  Returns 0, row's non-zero,
+ * or as store_sqlerr(). */
+static int store_run(struct store *st, const char *sql,
+		     const struct store_val *v, int n, struct store_col *c,
+		     int nc, store_row_fn row, void *arg, char *err,
+		     size_t errlen)
+{
+	MYSQL_BIND pb[24], cb[12];
+	char *bufs[24] = { 0 };
+	MYSQL_STMT *s;
+	int i, rc = 0, f;
+
+	if (!st->m || n > 24 || nc > 12)
+		return util_fail(err, errlen, -EIO, "database: not connected");
+	memset(pb, 0, sizeof(pb));
+	memset(cb, 0, sizeof(cb));
+	s = mysql_stmt_init(st->m);
+	if (!s)
+		return store_sqlerr(st, mysql_errno(st->m),
+				    mysql_error(st->m), "prepare", err, errlen);
+	if (mysql_stmt_prepare(s, sql, strlen(sql)) != 0 ||
+	    mysql_stmt_param_count(s) != (unsigned long)n)
+		goto fail;
+	rc = store_bind_params(st, v, n, pb, bufs);
+	if (rc != 0 || (n && mysql_stmt_bind_param(s, pb)) ||
+	    mysql_stmt_execute(s) != 0)
+		goto fail;
+	store_bind_cols(c, nc, cb);
+	if (nc && mysql_stmt_bind_result(s, cb) != 0)
+		goto fail;
+	while (nc && rc == 0 && ((f = mysql_stmt_fetch(s)) == 0 ||
+				 f == MYSQL_DATA_TRUNCATED)) {
+		for (i = 0; i < nc; i++)
+			if (c[i].t == SV_STR)
+				c[i].s[c[i].null ? 0 : c[i].len < sizeof(c[i].s) ?
+				       c[i].len : sizeof(c[i].s) - 1] = 0;
+		rc = row(arg, c);
+	}
+	if (nc && rc == 0 && f == 1)
+		goto fail;
+	goto out;
+fail:
+	rc = rc == -ENOMEM ? util_fail(err, errlen, rc, "out of memory") :
+		store_sqlerr(st, mysql_stmt_errno(s), mysql_stmt_error(s),
+			     sql, err, errlen);
+out:
+	mysql_stmt_close(s);
+	for (i = 0; i < n; i++)
+		free(bufs[i]);
+	return rc;
+}
+
+/* A statement without values or rows. */
+static int store_exec(struct store *st, const char *sql,
+		      const struct store_val *v, int n, char *err,
+		      size_t errlen)
+{
+	return store_run(st, sql, v, n, NULL, 0, NULL, NULL, err, errlen);
+}
+
+/* --- the schema ------------------------------------------------------- */
+
+#define STORE_TBL " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"
+#define STORE_RUN_FK " FOREIGN KEY (run_id) REFERENCES bb_runs (id) ON DELETE CASCADE"
+
+/* Version 1 (docs/collect.md is its documentation: keep them in step). */
+static const char *const store_v1[] = {
+	"CREATE TABLE bb_runs (id VARCHAR(128) NOT NULL PRIMARY KEY,"
+	" created DATETIME NULL, suite VARCHAR(64) NOT NULL,"
+	" suite_version VARCHAR(32) NOT NULL, controller VARCHAR(128),"
+	" tool_version VARCHAR(32), lab VARCHAR(64), keyed TINYINT,"
+	" server VARCHAR(255) NOT NULL, hosts_class CHAR(16) NOT NULL,"
+	" image_digest VARCHAR(80), partial TINYINT NOT NULL,"
+	" file VARCHAR(255) NOT NULL, bytes BIGINT NOT NULL,"
+	" error VARCHAR(255), indexed DATETIME NOT NULL,"
+	" KEY comparable (suite, suite_version, server, hosts_class, created),"
+	" KEY by_created (created), KEY by_digest (image_digest))" STORE_TBL,
+	"CREATE TABLE bb_hosts (run_id VARCHAR(128) NOT NULL, idx INT NOT NULL,"
+	" host_id VARCHAR(128), role VARCHAR(32), arch VARCHAR(32),"
+	" cpu VARCHAR(128), cpus INT, mem_kb BIGINT, kernel VARCHAR(255),"
+	" image VARCHAR(64), image_release VARCHAR(128),"
+	" image_digest VARCHAR(80), address VARCHAR(64), facts MEDIUMTEXT,"
+	" PRIMARY KEY (run_id, idx), KEY by_host (host_id),"
+	" KEY by_digest (image_digest)," STORE_RUN_FK ")" STORE_TBL,
+	"CREATE TABLE bb_steps (run_id VARCHAR(128) NOT NULL, idx INT NOT NULL,"
+	" name VARCHAR(96) NOT NULL, step VARCHAR(64) NOT NULL,"
+	" concurrency INT NOT NULL, repeats INT NOT NULL,"
+	" complete INT NOT NULL, invalid INT NOT NULL, skipped VARCHAR(255),"
+	" warmup_s DOUBLE, duration_s DOUBLE, sm_intervals INT,"
+	" sm_running DOUBLE, sm_idle DOUBLE, sm_cs DOUBLE, sm_free DOUBLE,"
+	" sm_intr DOUBLE, sm_bo DOUBLE, sm_load DOUBLE, sm_swap DOUBLE,"
+	" probe_seconds INT, probe_lost_pct DOUBLE, probe_stddev_pct DOUBLE,"
+	" PRIMARY KEY (run_id, idx), KEY by_name (name)," STORE_RUN_FK ")"
+	STORE_TBL,
+	"CREATE TABLE bb_workloads (run_id VARCHAR(128) NOT NULL,"
+	" step_idx INT NOT NULL, workload VARCHAR(48) NOT NULL,"
+	" metric VARCHAR(40) NOT NULL, errors DOUBLE, successes DOUBLE,"
+	" failures DOUBLE, error_rate DOUBLE, stddev_ns DOUBLE,"
+	" PRIMARY KEY (run_id, step_idx, workload)," STORE_RUN_FK ")"
+	STORE_TBL,
+	"CREATE TABLE bb_figures (run_id VARCHAR(128) NOT NULL,"
+	" step_idx INT NOT NULL, workload VARCHAR(48) NOT NULL,"
+	" figure VARCHAR(8) NOT NULL, n INT NOT NULL, mean DOUBLE,"
+	" median DOUBLE, ci_lo DOUBLE, ci_hi DOUBLE,"
+	" PRIMARY KEY (run_id, step_idx, workload, figure)," STORE_RUN_FK ")"
+	STORE_TBL,
+	"CREATE TABLE bb_repeats (run_id VARCHAR(128) NOT NULL,"
+	" step_idx INT NOT NULL, rep INT NOT NULL,"
+	" workload VARCHAR(48) NOT NULL, complete TINYINT NOT NULL,"
+	" invalid TINYINT NOT NULL, thr DOUBLE, p50_ns DOUBLE, p99_ns DOUBLE,"
+	" failures DOUBLE,"
+	" PRIMARY KEY (run_id, step_idx, rep, workload)," STORE_RUN_FK ")"
+	STORE_TBL,
+	"CREATE TABLE bb_regressions (run_id VARCHAR(128) NOT NULL,"
+	" step VARCHAR(96) NOT NULL, workload VARCHAR(48) NOT NULL,"
+	" figure VARCHAR(8) NOT NULL, worse TINYINT NOT NULL,"
+	" base DOUBLE, now DOUBLE, change_pct DOUBLE, baseline_runs INT,"
+	" PRIMARY KEY (run_id, step, workload, figure)," STORE_RUN_FK ")"
+	STORE_TBL,
+	NULL,
+};
+
+/* Every version's statements, in order: index v - 1 makes version v. */
+static const char *const *const store_migrations[STORE_SCHEMA_VERSION] = {
+	store_v1,
+};
+
+static int store_row_int(void *arg, struct store_col *c)
+{
+	*(long long *)arg = c[0].null ? 0 : c[0].i;
+	return 0;
+}
+
+/* The schema's version (0: none yet). */
+static int store_version(struct store *st, long long *ver, char *err,
+			 size_t errlen)
+{
+	struct store_col c = { .t = SV_INT };
+
+	*ver = 0;
+	return store_run(st, "SELECT MAX(version) FROM bb_schema", NULL, 0,
+			 &c, 1, store_row_int, ver, err, errlen);
+}
+
+/* Applies every version after the database's.  DDL commits implicitly
+ * in MySQL, so each version's tables and its bb_schema row go in order:
+ * a migration cut short is redone from its first CREATE ... IF NOT
+ * EXISTS-free statement by hand (docs/collect.md says how). */
+static int store_migrate(struct store *st, char *err, size_t errlen)
+{
+	long long ver, got = 0;
+	struct store_col c = { .t = SV_INT };
+	int rc, i;
+
+	rc = store_run(st, "SELECT GET_LOCK('benchboot.store', 30)", NULL, 0,
+		       &c, 1, store_row_int, &got, err, errlen);
+	if (rc == 0 && got != 1)
+		return util_fail(err, errlen, -EIO, "database: another collector holds the migration lock for over 30 s");
+	if (rc == 0)
+		rc = store_exec(st, "CREATE TABLE IF NOT EXISTS bb_schema"
+				" (version INT NOT NULL PRIMARY KEY,"
+				" applied DATETIME NOT NULL)" STORE_TBL,
+				NULL, 0, err, errlen);
+	if (rc == 0)
+		rc = store_version(st, &ver, err, errlen);
+	if (rc == 0 && ver > STORE_SCHEMA_VERSION)
+		rc = util_fail(err, errlen, -EPROTO, "database: schema version %lld is newer than this benchboot's %d: use a newer benchboot",
+			       ver, STORE_SCHEMA_VERSION);
+	for (; rc == 0 && ver < STORE_SCHEMA_VERSION; ver++) {
+		struct store_val v[] = { VI(ver + 1) };
+
+		for (i = 0; rc == 0 && store_migrations[ver][i]; i++)
+			rc = store_exec(st, store_migrations[ver][i], NULL, 0,
+					err, errlen);
+		if (rc == 0)
+			rc = store_exec(st, "INSERT INTO bb_schema"
+					" VALUES (?, UTC_TIMESTAMP())", v, 1,
+					err, errlen);
+	}
+	if (st->m)
+		mysql_query(st->m, "DO RELEASE_LOCK('benchboot.store')");
+	return rc;
+}
+
+/* --- connection ------------------------------------------------------- */
+
+struct store *store_new(const struct store_url *u, unsigned timeout_s)
+{
+	struct store *st = calloc(1, sizeof(*st));
+
+	if (st) {
+		st->url = *u;
+		st->timeout_s = timeout_s;
+	}
+	return st;
+}
+
+int store_connect(struct store *st, char *err, size_t errlen)
+{
+	struct sql_target tg = {
+		.host = st->url.host, .user = st->url.user,
+		.password = st->url.pass, .db = st->url.db,
+		.port = st->url.port, .timeout_s = st->timeout_s,
+	};
+	int cls, rc;
+
+	if (st->m && mysql_ping(st->m) == 0)
+		return 0;
+	if (st->m)
+		mysql_close(st->m);
+	st->m = sql_connect(&tg, err, errlen, &cls);
+	if (!st->m)
+		return -EIO;
+	/* Strict: a value the schema cannot hold is an error, never a
+	 * silent cut; UTC, as the documents' times are. */
+	if (mysql_set_character_set(st->m, "utf8mb4") != 0 ||
+	    mysql_query(st->m, "SET SESSION sql_mode = 'STRICT_ALL_TABLES,"
+			"NO_ZERO_DATE,NO_ENGINE_SUBSTITUTION',"
+			" time_zone = '+00:00'") != 0)
+		return store_sqlerr(st, mysql_errno(st->m),
+				    mysql_error(st->m), "session", err, errlen);
+	rc = store_migrate(st, err, errlen);
+	if (rc != 0 && st->m) {
+		mysql_close(st->m);
+		st->m = NULL;
+	}
+	return rc;
+}
+
+void store_free(struct store *st)
+{
+	if (!st)
+		return;
+	if (st->m)
+		mysql_close(st->m);
+	memset(st->url.pass, 0, sizeof(st->url.pass));
+	free(st);
+}
+
+/* --- comparability ---------------------------------------------------- */
+
+static const char *store_str(const cJSON *o, const char *k)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsString(j) ? j->valuestring : NULL;
+}
+
+static int store_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* hosts_class: FNV-1a over the sorted "role|arch|cpu|cpus" lines. */
+static void store_class(const cJSON *hosts, char *out, size_t olen)
+{
+	char *line[64];
+	const cJSON *h;
+	uint64_t x = 1469598103934665603ull;
+	int n = 0, i;
+
+	cJSON_ArrayForEach(h, hosts) {
+		const char *role = store_str(h, "role");
+		const cJSON *cp = cJSON_GetObjectItemCaseSensitive(h, "cpus");
+
+		if (!role || strcmp(role, "controller") == 0 || n == 64)
+			continue;
+		if (asprintf(&line[n], "%s|%s|%s|%d", role,
+			     store_str(h, "arch") ? store_str(h, "arch") : "",
+			     store_str(h, "cpu") ? store_str(h, "cpu") : "",
+			     cJSON_IsNumber(cp) ? cp->valueint : 0) < 0)
+			continue;
+		n++;
+	}
+	qsort(line, (size_t)n, sizeof(line[0]), store_strcmp);
+	for (i = 0; i < n; i++) {
+		const unsigned char *p = (const unsigned char *)line[i];
+
+		for (; *p; p++)
+			x = (x ^ *p) * 1099511628211ull;
+		x = (x ^ '\n') * 1099511628211ull;
+		free(line[i]);
+	}
+	snprintf(out, olen, "%s", "");
+	if (n)
+		snprintf(out, olen, "%016llx", (unsigned long long)x);
+}
+
+void store_keys(const struct report_res *r, char *server, size_t slen,
+		char *hosts_class, size_t hlen)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(r->doc,
+							    "environment");
+	const cJSON *hosts = cJSON_GetObjectItemCaseSensitive(env, "hosts");
+	const cJSON *si = cJSON_GetObjectItemCaseSensitive(r->doc,
+							   "server_identity");
+	const cJSON *h;
+
+	snprintf(server, slen, "%s", "");
+	if (cJSON_IsObject(si)) {
+		const cJSON *http = cJSON_GetObjectItemCaseSensitive(si,
+								     "http");
+		const cJSON *sql = cJSON_GetObjectItemCaseSensitive(si, "sql");
+		const char *hs = store_str(http, "server"),
+			*sv = store_str(sql, "version");
+
+		snprintf(server, slen, "%s%s%s%s%s",
+			 store_str(si, "host") ? store_str(si, "host") : "?",
+			 hs ? " " : "", hs ? hs : "", sv ? " " : "",
+			 sv ? sv : "");
+	} else {
+		cJSON_ArrayForEach(h, hosts) {
+			const char *role = store_str(h, "role");
+
+			if (role && strncmp(role, "server", 6) == 0 &&
+			    store_str(h, "id")) {
+				snprintf(server, slen, "%s",
+					 store_str(h, "id"));
+				break;
+			}
+		}
+	}
+	store_class(hosts, hosts_class, hlen);
+}
+
+/* --- indexing --------------------------------------------------------- */
+
+/* "YYYY-MM-DDTHH:MM:SSZ" as DATETIME text into out (20 bytes), or NULL
+ * for anything else. */
+static const char *store_datetime(const char *s, char *out)
+{
+	static const char pat[] = "dddd-dd-ddTdd:dd:ddZ";
+	int i;
+
+	if (!s || strlen(s) != sizeof(pat) - 1)
+		return NULL;
+	for (i = 0; pat[i]; i++)
+		if (pat[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != pat[i])
+			return NULL;
+	snprintf(out, 20, "%.10s %.8s", s, s + 11);
+	return out;
+}
+
+static double store_num(const cJSON *o, const char *k, double dflt)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsNumber(j) ? j->valuedouble : dflt;
+}
+
+/* The image digest that stands for the run: its server's, else the
+ * first host's that has one. */
+static const char *store_run_digest(const cJSON *hosts)
+{
+	const cJSON *h;
+	const char *d = NULL;
+
+	cJSON_ArrayForEach(h, hosts) {
+		const char *role = store_str(h, "role");
+
+		if (!store_str(h, "image_digest"))
+			continue;
+		if (role && strncmp(role, "server", 6) == 0)
+			return store_str(h, "image_digest");
+		if (!d)
+			d = store_str(h, "image_digest");
+	}
+	return d;
+}
+
+/* The bb_runs row of r (error: why it could not be parsed, or NULL). */
+static int store_put_run(struct store *st, const struct report_res *r,
+			 const char *id, const char *file, size_t bytes,
+			 const char *error, char *err, size_t errlen)
+{
+	const cJSON *doc = r ? r->doc : NULL;
+	const cJSON *lab = cJSON_GetObjectItemCaseSensitive(doc, "lab");
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc,
+							    "environment");
+	const cJSON *keyed = cJSON_GetObjectItemCaseSensitive(lab, "keyed");
+	char server[256] = "", cls[32] = "", dt[20];
+	struct store_val v[15];
+
+	if (r)
+		store_keys(r, server, sizeof(server), cls, sizeof(cls));
+	v[0] = (struct store_val)VS(id, 128);
+	v[1] = (struct store_val)VS(r ? store_datetime(r->created, dt) : NULL,
+				    19);
+	v[2] = (struct store_val)VS(r ? r->suite : "", 64);
+	v[3] = (struct store_val)VS(r ? r->suite_version : "", 32);
+	v[4] = (struct store_val)VS(r ? r->controller : NULL, 128);
+	v[5] = (struct store_val)VS(r ? r->tool_version : NULL, 32);
+	v[6] = (struct store_val)VS(store_str(lab, "name"), 64);
+	v[7] = cJSON_IsBool(keyed) ? (struct store_val)VI(
+		cJSON_IsTrue(keyed)) : (struct store_val)VN;
+	v[8] = (struct store_val)VS(server, 255);
+	v[9] = (struct store_val)VS(cls, 16);
+	v[10] = (struct store_val)VS(store_run_digest(
+		cJSON_GetObjectItemCaseSensitive(env, "hosts")), 80);
+	v[11] = (struct store_val)VI(cJSON_IsTrue(
+		cJSON_GetObjectItemCaseSensitive(doc, "partial")));
+	v[12] = (struct store_val)VS(file, 255);
+	v[13] = (struct store_val)VI(bytes);
+	v[14] = (struct store_val)VS(error, 255);
+	return store_exec(st, "INSERT INTO bb_runs VALUES (?, ?, ?, ?, ?, ?,"
+			  " ?, ?, ?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP())",
+			  v, 15, err, errlen);
+}
+
+/* One bb_hosts row per environment.hosts[] entry, the whole entry kept
+ * as JSON in facts. */
+static int store_put_hosts(struct store *st, const struct report_res *r,
+			   char *err, size_t errlen)
+{
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(r->doc,
+							    "environment");
+	const cJSON *h;
+	int idx = 0, rc = 0;
+
+	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(env, "hosts")) {
+		char *facts = cJSON_PrintUnformatted(h);
+		double cpus = store_num(h, "cpus", NAN),
+			mem = store_num(h, "mem_kb", NAN);
+		struct store_val v[] = {
+			VS(r->id, 128), VI(idx), VS(store_str(h, "id"), 128),
+			VS(store_str(h, "role"), 32),
+			VS(store_str(h, "arch"), 32),
+			VS(store_str(h, "cpu"), 128),
+			isfinite(cpus) ? (struct store_val)VI(cpus) :
+				(struct store_val)VN,
+			isfinite(mem) ? (struct store_val)VI(mem) :
+				(struct store_val)VN,
+			VS(store_str(h, "kernel"), 255),
+			VS(store_str(h, "image"), 64),
+			VS(store_str(h, "image_release"), 128),
+			VS(store_str(h, "image_digest"), 80),
+			VS(store_str(h, "address"), 64),
+			/* A host longer than the column is not kept cut
+			 * (cut JSON is no JSON): NULL, its columns stay. */
+			VS(facts && strlen(facts) < 16000000 ? facts : NULL,
+			   16000000),
+		};
+
+		rc = store_exec(st, "INSERT INTO bb_hosts VALUES (?, ?, ?, ?,"
+				" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v, 14, err,
+				errlen);
+		free(facts);
+		if (rc != 0)
+			return rc;
+		idx++;
+	}
+	return 0;
+}
+
+#define VSTAT_OPT(c, x) ((c) ? (struct store_val)VD(x) : (struct store_val)VN)
+
+/* The bb_steps row of step i. */
+static int store_put_step(struct store *st, const struct report_res *r,
+			  int i, char *err, size_t errlen)
+{
+	const struct report_step *s = &r->steps[i];
+	int sm = s->sm_n > 0, pb = s->pb_seconds > 0;
+	struct store_val v[23] = {
+		VS(r->id, 128), VI(i), VS(s->name, 96), VS(s->step, 64),
+		VI(s->conc), VI(s->repeats), VI(s->complete), VI(s->invalid),
+		VS(s->skipped, 255), VD(s->warmup_s), VD(s->duration_s),
+		sm ? (struct store_val)VI(s->sm_n) : (struct store_val)VN,
+	};
+	int k;
+
+	for (k = 0; k < REPORT_SM_N; k++)
+		v[12 + k] = VSTAT_OPT(sm, s->sm[k]);
+	v[20] = pb ? (struct store_val)VI(s->pb_seconds) : (struct store_val)VN;
+	v[21] = VSTAT_OPT(pb, s->pb_lost_pct);
+	v[22] = VSTAT_OPT(pb, s->pb_stddev_pct);
+	return store_exec(st, "INSERT INTO bb_steps VALUES (?, ?, ?, ?, ?, ?,"
+			  " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  v, 23, err, errlen);
+}
+
+/* The bb_workloads row and the bb_figures rows of one workload. */
+static int store_put_wl(struct store *st, const struct report_res *r,
+			int i, const struct report_wl *w, char *err,
+			size_t errlen)
+{
+	static const char *const fig[] = { "thr", "p50", "p99" };
+	const struct report_stat *fs[] = { &w->thr, &w->p50, &w->p99 };
+	double er = report_wl_error_rate(w);
+	struct store_val v[] = {
+		VS(r->id, 128), VI(i), VS(w->name, 48), VS(w->metric, 40),
+		VD(w->errors), VSTAT_OPT(w->has_rate, w->succ),
+		VSTAT_OPT(w->has_rate, w->fail), VSTAT_OPT(er >= 0, er),
+		VSTAT_OPT(w->sd_ns >= 0, w->sd_ns),
+	};
+	int k, rc;
+
+	rc = store_exec(st, "INSERT INTO bb_workloads VALUES (?, ?, ?, ?, ?,"
+			" ?, ?, ?, ?)", v, 9, err, errlen);
+	for (k = 0; rc == 0 && k < 3; k++) {
+		struct store_val f[] = {
+			VS(r->id, 128), VI(i), VS(w->name, 48), VS(fig[k], 8),
+			VI(fs[k]->n), VD(fs[k]->mean), VD(fs[k]->median),
+			VD(fs[k]->lo), VD(fs[k]->hi),
+		};
+
+		if (fs[k]->n > 0)
+			rc = store_exec(st, "INSERT INTO bb_figures VALUES"
+					" (?, ?, ?, ?, ?, ?, ?, ?, ?)", f, 9,
+					err, errlen);
+	}
+	return rc;
+}
+
+/* The bb_repeats rows of step i: per repeat and workload its throughput
+ * (the workload's success counter per second), p50, p99 and failures. */
+static int store_put_repeats(struct store *st, const struct report_res *r,
+			     int i, struct hist *h, char *err, size_t errlen)
+{
+	const cJSON *so = cJSON_GetArrayItem(
+		cJSON_GetObjectItemCaseSensitive(r->doc, "steps"), i);
+	const cJSON *rp, *w;
+	int j = 0, rc = 0;
+
+	cJSON_ArrayForEach(rp, cJSON_GetObjectItemCaseSensitive(so,
+								"repeats")) {
+		int no = (int)store_num(rp, "repeat", j + 1);
+
+		j++;
+		cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(
+					   rp, "merged")) {
+			const struct report_wl *rw = report_find_wl(
+				&r->steps[i], w->string);
+			const char *m = rw ? rw->metric :
+				result_success_counter(w->string);
+			const cJSON *lat = cJSON_GetObjectItemCaseSensitive(
+				w, "latency");
+			int hv = lat && hist_from_json(h, lat, NULL, 0) == 0;
+			double thr = m ? store_num(
+				cJSON_GetObjectItemCaseSensitive(w, "rates"),
+				m, NAN) : NAN;
+			struct store_val v[] = {
+				VS(r->id, 128), VI(i), VI(no),
+				VS(w->string, 48),
+				VI(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+					rp, "complete"))),
+				VI(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+					rp, "invalid"))),
+				VD(thr),
+				VSTAT_OPT(hv, hv ? hist_percentile(h, 50) : 0),
+				VSTAT_OPT(hv, hv ? hist_percentile(h, 99) : 0),
+				VD(store_num(w, "failures", NAN)),
+			};
+
+			rc = store_exec(st, "INSERT INTO bb_repeats VALUES"
+					" (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
+					10, err, errlen);
+			if (rc != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Every row of a parsed result but its run's. */
+static int store_put_body(struct store *st, const struct report_res *r,
+			  char *err, size_t errlen)
+{
+	struct hist *h = malloc(sizeof(*h));
+	int i, k, rc;
+
+	if (!h)
+		return util_fail(err, errlen, -ENOMEM, "out of memory");
+	rc = store_put_hosts(st, r, err, errlen);
+	for (i = 0; rc == 0 && i < r->nsteps; i++) {
+		rc = store_put_step(st, r, i, err, errlen);
+		for (k = 0; rc == 0 && k < r->steps[i].nwl; k++)
+			rc = store_put_wl(st, r, i, &r->steps[i].wl[k], err,
+					  errlen);
+		if (rc == 0)
+			rc = store_put_repeats(st, r, i, h, err, errlen);
+	}
+	free(h);
+	return rc;
+}
+
+/* --- regressions ------------------------------------------------------ */
+
+int store_judge(const struct report_stat *prev, int n,
+		const struct report_stat *now, double threshold_pct,
+		double *base, double *pct)
+{
+	double sum = 0;
+	int i, m = 0, dir = 0, all = 1;
+
+	for (i = 0; i < n; i++) {
+		int side = now->mean > prev[i].mean ? 1 : -1;
+
+		if (prev[i].n < 2)
+			continue;
+		sum += prev[i].mean;
+		m++;
+		if (report_significant(&prev[i], now) != 1 ||
+		    (dir && side != dir))
+			all = 0;
+		dir = side;
+	}
+	*base = m ? sum / m : 0;
+	*pct = m && *base != 0 ? (now->mean - *base) / fabs(*base) * 100 : 0;
+	if (!m || !all || now->n < 2 || fabs(*pct) <= threshold_pct)
+		return 0;
+	return dir;
+}
+
+struct store_idlist {
+	char **ids;
+	int n;
+};
+
+static int store_id_row(void *arg, struct store_col *c)
+{
+	struct store_idlist *l = arg;
+	char **np = realloc(l->ids, (size_t)(l->n + 1) * sizeof(*np));
+
+	if (!np)
+		return -ENOMEM;
+	l->ids = np;
+	l->ids[l->n] = strdup(c[0].s);
+	return l->ids[l->n++] ? 0 : -ENOMEM;
+}
+
+/* One figure of one previous run (store_prev_row). */
+struct store_prev {
+	char step[97], wl[49], fig[9];	/* the columns' lengths */
+	struct report_stat s;
+};
+
+struct store_prevs {
+	struct store_prev *p;
+	int n, cap;
+	struct store_idlist runs;	/* the window's run ids */
+};
+
+static int store_prev_row(void *arg, struct store_col *c)
+{
+	struct store_prevs *ps = arg;
+	struct store_prev *e;
+
+	if (ps->n == ps->cap) {
+		void *np = realloc(ps->p, (size_t)(ps->cap * 2 + 64) *
+				   sizeof(*ps->p));
+
+		if (!np)
+			return -ENOMEM;
+		ps->p = np;
+		ps->cap = ps->cap * 2 + 64;
+	}
+	e = &ps->p[ps->n++];
+	snprintf(e->step, sizeof(e->step), "%.96s", c[0].s);
+	snprintf(e->wl, sizeof(e->wl), "%.48s", c[1].s);
+	snprintf(e->fig, sizeof(e->fig), "%.8s", c[2].s);
+	e->s = (struct report_stat){ .n = (int)c[3].i, .mean = c[4].d,
+				     .median = c[5].d, .lo = c[6].d,
+				     .hi = c[7].d };
+	return 0;
+}
+
+/* The figures (thr, p99) of the window runs before r comparable with
+ * it into ps. */
+static int store_window(struct store *st, const struct report_res *r,
+			int window, struct store_prevs *ps, char *err,
+			size_t errlen)
+{
+	char server[256], cls[32], dt[20];
+	struct store_col c[8] = { { .t = SV_STR }, { .t = SV_STR },
+				  { .t = SV_STR }, { .t = SV_INT },
+				  { .t = SV_DBL }, { .t = SV_DBL },
+				  { .t = SV_DBL }, { .t = SV_DBL } };
+	int i, rc;
+
+	store_keys(r, server, sizeof(server), cls, sizeof(cls));
+	{
+		struct store_val v[] = {
+			VS(r->suite, 64), VS(r->suite_version, 32),
+			VS(server, 255), VS(cls, 16),
+			VS(store_datetime(r->created, dt), 19),
+			VS(store_datetime(r->created, dt), 19),
+			VS(r->id, 128), VI(window),
+		};
+
+		rc = store_run(st, "SELECT id FROM bb_runs WHERE suite = ?"
+			       " AND suite_version = ? AND server = ?"
+			       " AND hosts_class = ? AND error IS NULL"
+			       " AND partial = 0 AND (created < ?"
+			       " OR (created = ? AND id < ?))"
+			       " ORDER BY created DESC, id DESC LIMIT ?",
+			       v, 8, c, 1, store_id_row, &ps->runs, err, errlen);
+	}
+	for (i = 0; rc == 0 && i < ps->runs.n; i++) {
+		struct store_val v[] = { VS(ps->runs.ids[i], 128) };
+
+		rc = store_run(st, "SELECT s.name, f.workload, f.figure, f.n,"
+			       " f.mean, f.median, f.ci_lo, f.ci_hi"
+			       " FROM bb_figures f JOIN bb_steps s"
+			       " ON s.run_id = f.run_id AND s.idx = f.step_idx"
+			       " WHERE f.run_id = ?"
+			       " AND f.figure IN ('thr', 'p99')", v, 1, c, 8,
+			       store_prev_row, ps, err, errlen);
+	}
+	return rc == -ENOMEM ? util_fail(err, errlen, rc, "out of memory") :
+		rc;
+}
+
+/* Judges one figure of step s, workload w against the window; a change
+ * is recorded in ch and bb_regressions. */
+static int store_judge_one(struct store *st, const struct report_res *r,
+			   const struct report_step *s,
+			   const struct report_wl *w, const char *fig,
+			   const struct store_prevs *ps, double thr,
+			   struct store_changes *ch, char *err,
+			   size_t errlen)
+{
+	const struct report_stat *now = fig[0] == 't' ? &w->thr : &w->p99;
+	struct report_stat prev[64];
+	struct store_change c = { .now = now->mean };
+	int i, n = 0, dir;
+
+	for (i = 0; i < ps->n && n < 64; i++)
+		if (strcmp(ps->p[i].step, s->name) == 0 &&
+		    strcmp(ps->p[i].wl, w->name) == 0 &&
+		    strcmp(ps->p[i].fig, fig) == 0)
+			prev[n++] = ps->p[i].s;
+	dir = store_judge(prev, n, now, thr, &c.base, &c.pct);
+	if (dir == 0)
+		return 0;
+	/* Fewer per second, or a longer p99, is the worse way. */
+	c.worse = fig[0] == 't' ? dir < 0 : dir > 0;
+	c.nbase = n;
+	snprintf(c.step, sizeof(c.step), "%s", s->name);
+	snprintf(c.wl, sizeof(c.wl), "%s", w->name);
+	snprintf(c.figure, sizeof(c.figure), "%s", fig);
+	if (ch && ch->n < STORE_MAX_CHANGES)
+		ch->c[ch->n++] = c;
+	else if (ch)
+		ch->dropped++;
+	{
+		struct store_val v[] = {
+			VS(r->id, 128), VS(c.step, 96), VS(c.wl, 48),
+			VS(c.figure, 8), VI(c.worse), VD(c.base), VD(c.now),
+			VD(c.pct), VI(c.nbase),
+		};
+
+		return store_exec(st, "INSERT INTO bb_regressions VALUES"
+				  " (?, ?, ?, ?, ?, ?, ?, ?, ?)", v, 9, err,
+				  errlen);
+	}
+}
+
+/* Every step's thr and p99 of r against its window. */
+static int store_regress(struct store *st, const struct report_res *r,
+			 int window, double thr, struct store_changes *ch,
+			 char *err, size_t errlen)
+{
+	struct store_prevs ps = { 0 };
+	char dt[20];
+	int i, k, rc;
+
+	if (ch)
+		snprintf(ch->run, sizeof(ch->run), "%s", r->id);
+	if (window <= 0 || !store_datetime(r->created, dt) ||
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->doc, "partial")))
+		return 0;
+	rc = store_window(st, r, window, &ps, err, errlen);
+	for (i = 0; rc == 0 && ps.runs.n && i < r->nsteps; i++)
+		for (k = 0; rc == 0 && k < r->steps[i].nwl; k++) {
+			rc = store_judge_one(st, r, &r->steps[i],
+					     &r->steps[i].wl[k], "thr", &ps,
+					     thr, ch, err, errlen);
+			if (rc == 0)
+				rc = store_judge_one(st, r, &r->steps[i],
+						     &r->steps[i].wl[k], "p99",
+						     &ps, thr, ch, err,
+						     errlen);
+		}
+	for (i = 0; i < ps.runs.n; i++)
+		free(ps.runs.ids[i]);
+	free(ps.runs.ids);
+	free(ps.p);
+	return rc;
+}
+
+/* --- the entry points ------------------------------------------------- */
+
+/* The id of a document report_parse() refused, if it has a valid one. */
+static int store_raw_id(const char *text, size_t len, char *id, size_t n)
+{
+	cJSON *doc = cJSON_ParseWithLength(text, len);
+	const char *s = store_str(doc, "id");
+	int ok = s && strlen(s) < n;
+
+	if (ok)
+		snprintf(id, n, "%s", s);
+	cJSON_Delete(doc);
+	return ok ? 0 : -EINVAL;
+}
+
+/* One transaction: the run's old rows out, its new rows in. */
+static int store_txn(struct store *st, const struct report_res *r,
+		     const char *id, const char *file, size_t bytes,
+		     const char *why, char *err, size_t errlen)
+{
+	struct store_val v[] = { VS(id, 128) };
+	int rc;
+
+	rc = store_exec(st, "START TRANSACTION", NULL, 0, err, errlen);
+	if (rc == 0)
+		rc = store_exec(st, "DELETE FROM bb_runs WHERE id = ?", v, 1,
+				err, errlen);
+	if (rc == 0)
+		rc = store_put_run(st, r, id, file, bytes, why, err, errlen);
+	if (rc == 0 && r)
+		rc = store_put_body(st, r, err, errlen);
+	if (rc == 0)
+		rc = store_exec(st, "COMMIT", NULL, 0, err, errlen);
+	if (rc != 0 && st->m)
+		mysql_rollback(st->m);
+	return rc;
+}
+
+int store_index(struct store *st, const char *text, size_t len,
+		const char *file, int window, double threshold_pct,
+		struct store_changes *ch, char *err, size_t errlen)
+{
+	struct report_res r;
+	char why[300], id[130];
+	int rc;
+
+	if (ch)
+		ch->n = ch->dropped = 0, ch->run[0] = 0;
+	rc = store_connect(st, err, errlen);
+	if (rc != 0)
+		return rc;
+	if (report_parse(text, len, file, &r, why, sizeof(why)) != 0) {
+		if (store_raw_id(text, len, id, sizeof(id)) != 0)
+			return util_fail(err, errlen, -EINVAL, "%s: no valid \"id\": not indexed", file);
+		rc = store_txn(st, NULL, id, file, len, why, err, errlen);
+		return rc ? rc : util_fail(err, errlen, -EINVAL, "%s", why);
+	}
+	rc = store_txn(st, &r, r.id, file, len, NULL, err, errlen);
+	if (rc == 0)
+		rc = store_regress(st, &r, window, threshold_pct, ch, err,
+				   errlen);
+	report_free(&r);
+	return rc;
+}
+
+int store_ids(struct store *st, char ***ids, int *n, char *err,
+	      size_t errlen)
+{
+	struct store_col c = { .t = SV_STR };
+	struct store_idlist l = { 0 };
+	int rc, i;
+
+	rc = store_connect(st, err, errlen);
+	if (rc == 0)
+		rc = store_run(st, "SELECT id FROM bb_runs", NULL, 0, &c, 1,
+			       store_id_row, &l, err, errlen);
+	if (rc != 0) {
+		for (i = 0; i < l.n; i++)
+			free(l.ids[i]);
+		free(l.ids);
+		return rc == -ENOMEM ?
+			util_fail(err, errlen, rc, "out of memory") : rc;
+	}
+	if (l.n)
+		qsort(l.ids, (size_t)l.n, sizeof(*l.ids), store_strcmp);
+	*ids = l.ids;
+	*n = l.n;
+	return 0;
+}
+
+int store_clear(struct store *st, char *err, size_t errlen)
+{
+	int rc = store_connect(st, err, errlen);
+
+	/* The cascades take every other table's rows with their run's. */
+	return rc ? rc : store_exec(st, "DELETE FROM bb_runs", NULL, 0, err,
+				    errlen);
+}

@@ -1,0 +1,112 @@
+/* store.h: the collector's relational index of its results on
+ * MariaDB/MySQL (docs/collect.md): a versioned schema migrated forward,
+ * one transaction per result, idempotent by result id, rebuilt from the
+ * files (the JSON files stay the source of truth), and the regression
+ * check of a new result against the previous comparable ones. */
+#ifndef BB_STORE_H
+#define BB_STORE_H
+
+#include <stddef.h>
+
+#include "report.h"
+
+/* The schema version this benchboot writes; older ones are migrated. */
+#define STORE_SCHEMA_VERSION 1
+
+/* Where the index lives: mysql://USER[:PASS]@HOST[:PORT]/DB. */
+struct store_url {
+	char user[81];		/* MariaDB's limit is 80 characters */
+	char pass[256];
+	char host[256];		/* a name, an IPv4 or an [IPv6] literal */
+	char db[65];		/* [A-Za-z0-9_$], 64 at most */
+	unsigned port;		/* 3306 when absent */
+};
+
+/* Parses url into u.  Returns 0, or -EINVAL with the reason in err: not
+ * mysql:// (mariadb:// is the same), no user, no host, a port outside
+ * 1..65535, no database or one with other characters, a part too long.
+ * %XX escapes are decoded in the user and the password. */
+int store_parse_url(const char *url, struct store_url *u, char *err,
+		    size_t errlen);
+
+/* An open index (opaque). */
+struct store;
+
+/* A new handle for u (copied): nothing is connected until the first
+ * call that needs the database.  timeout_s bounds every connect, read and
+ * write.  NULL when out of memory. */
+struct store *store_new(const struct store_url *u, unsigned timeout_s);
+
+/* Connects (when not connected) and migrates the schema forward to
+ * STORE_SCHEMA_VERSION under a named lock (two collectors on one
+ * database migrate once).  Returns 0; -EIO when the database cannot be
+ * reached or the connection broke (the handle is then disconnected and
+ * the next call reconnects); -EPROTO when the database's schema is newer
+ * than this benchboot's; -EINVAL when the server refused a statement.
+ * The reason is in err. */
+int store_connect(struct store *st, char *err, size_t errlen);
+
+/* Closes the connection (if any) and frees st.  NULL is a no-op. */
+void store_free(struct store *st);
+
+/* One figure of a step that moved beyond noise (store_index()). */
+struct store_change {
+	char step[96];		/* "http-static/c4" */
+	char wl[48];		/* "http" */
+	char figure[8];		/* "thr" or "p99" */
+	double base, now;	/* the window's mean of means; this run's */
+	double pct;		/* (now - base) / base, in % */
+	int worse;		/* 1: a regression, 0: an improvement */
+	int nbase;		/* comparable runs it was judged against */
+};
+
+/* What store_index() found against the previous comparable runs. */
+struct store_changes {
+	char run[130];		/* the result id */
+	int n, dropped;		/* changes kept; those over STORE_MAX_CHANGES */
+	struct store_change c[64];
+};
+#define STORE_MAX_CHANGES 64
+
+/* Indexes one result document (text, len bytes; file names it for the
+ * rows and messages) in one transaction, replacing any rows of its id
+ * (so indexing twice gives the same rows).  A document report_parse()
+ * refuses gets a runs row whose "error" says why, and no other row.
+ * Then, when window > 0, compares every step's throughput and p99 with
+ * the window previous comparable runs (store_judge()) and records what
+ * moved in the regressions table and in *ch (may be NULL).  Returns 0;
+ * -EINVAL for a refused document (reason in err; indexed as such);
+ * -EIO / -EPROTO as store_connect(). */
+int store_index(struct store *st, const char *text, size_t len,
+		const char *file, int window, double threshold_pct,
+		struct store_changes *ch, char *err, size_t errlen);
+
+/* The ids the index holds, sorted (strcmp), into *ids (caller frees
+ * each and the array); their count in *n.  Returns 0 or as
+ * store_connect(). */
+int store_ids(struct store *st, char ***ids, int *n, char *err,
+	      size_t errlen);
+
+/* Deletes every result's rows (not the schema): --reindex's start.
+ * Returns 0 or as store_connect(). */
+int store_clear(struct store *st, char *err, size_t errlen);
+
+/* Whether now moved beyond noise against the n previous figures prev:
+ * significant by report_significant() against every one of them, all on
+ * the same side, and its mean more than threshold_pct % away from the
+ * mean of their means.  Returns +1 (higher), -1 (lower), or 0 (noise,
+ * n == 0, or a figure without two repeats); *pct gets the change in %
+ * of that mean of means (*base the mean itself) either way. */
+int store_judge(const struct report_stat *prev, int n,
+		const struct report_stat *now, double threshold_pct,
+		double *base, double *pct);
+
+/* The comparability keys of a parsed result: server (what it ran
+ * against: the server_identity's host and versions, else the id of its
+ * host with role "server...") and hosts_class (16 hex digits: a hash of
+ * every client's and server's role, arch, CPU model and count, sorted).
+ * Either is "" when the result has none. */
+void store_keys(const struct report_res *r, char *server, size_t slen,
+		char *hosts_class, size_t hlen);
+
+#endif
