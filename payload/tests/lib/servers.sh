@@ -61,18 +61,7 @@ mariadb_start() {
 		echo "# mariadb-install-db failed:"; sed 's/^/#   /' "$_d/install.log"
 		return 1
 	}
-	mariadbd --no-defaults --user=root --datadir="$_d/data" \
-		--socket="$MARIADB_SOCK" --port="$MARIADB_PORT" \
-		--bind-address=127.0.0.1 --pid-file="$_d/mysqld.pid" \
-		--log-error="$_d/error.log" --skip-log-bin \
-		--innodb-buffer-pool-size=128M --max-connections=1000 \
-		--innodb-flush-log-at-trx-commit=2 &
-	SERVER_PIDS="$SERVER_PIDS $!"
-	wait_for 60 mariadb-admin --no-defaults --socket="$MARIADB_SOCK" \
-		-uroot ping || {
-		echo "# mariadbd did not start:"; tail -20 "$_d/error.log" | sed 's/^/#   /'
-		return 1
-	}
+	mariadb_run || return 1
 	# install-db's anonymous ''@localhost shadows 'bench'@'%' for local
 	# clients, hence both accounts.
 	mariadb --no-defaults --socket="$MARIADB_SOCK" -uroot <<'SQL'
@@ -84,6 +73,26 @@ GRANT ALL ON *.* TO 'bench'@'localhost';
 GRANT ALL ON *.* TO 'bench'@'%';
 FLUSH PRIVILEGES;
 SQL
+}
+
+# mariadb_run: mariadbd on mariadb_start's datadir, port and socket
+# (again after a kill: a test of a database that comes back).  Sets
+# MARIADB_PID.
+mariadb_run() {
+	_md=$RUN_DIR/mariadb
+	mariadbd --no-defaults --user=root --datadir="$_md/data" \
+		--socket="$MARIADB_SOCK" --port="$MARIADB_PORT" \
+		--bind-address=127.0.0.1 --pid-file="$_md/mysqld.pid" \
+		--log-error="$_md/error.log" --skip-log-bin \
+		--innodb-buffer-pool-size=128M --max-connections=1000 \
+		--innodb-flush-log-at-trx-commit=2 &
+	MARIADB_PID=$!
+	SERVER_PIDS="$SERVER_PIDS $!"
+	wait_for 60 mariadb-admin --no-defaults --socket="$MARIADB_SOCK" \
+		-uroot ping || {
+		echo "# mariadbd did not start:"; tail -20 "$_md/error.log" | sed 's/^/#   /'
+		return 1
+	}
 }
 
 # nginx_start DOCROOT [EXTRA_SERVER_CONF]: nginx serving DOCROOT with
