@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "jnum.h"
 #include "util.h"
 
 static const char *const ctl_names[] = {
@@ -73,21 +74,17 @@ static int ctl_get_str(const cJSON *o, const char *name, const char **out,
 	return 0;
 }
 
-/* A finite integral number within +-2^62 (nanosecond times, counters). */
+/* An integer within +-2^62 (nanosecond times, counters), read exactly:
+ * ns times exceed a double's 2^53 (jnum.h).  The bound keeps the sums
+ * and differences of two of them from overflowing. */
 static int ctl_get_int(const cJSON *o, const char *name, int64_t *out,
 		       char *err, size_t errlen)
 {
-	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
-	double d;
-
-	if (!cJSON_IsNumber(f))
-		return util_fail(err, errlen, -EINVAL,
-				 "field \"%s\": missing or not a number", name);
-	d = f->valuedouble;
-	if (!isfinite(d) || d > 4.6e18 || d < -4.6e18)
+	if (jnum_field(o, name, out, err, errlen) != 0)
+		return -EINVAL;
+	if (*out > (INT64_C(1) << 62) || *out < -(INT64_C(1) << 62))
 		return util_fail(err, errlen, -EINVAL,
 				 "field \"%s\": out of range", name);
-	*out = (int64_t)llround(d);
 	return 0;
 }
 
@@ -310,7 +307,7 @@ int ctl_msg_parse(const char *line, size_t len, struct ctl_msg *m,
 		return util_fail(err, errlen, -EMSGSIZE,
 				 "message of %zu bytes exceeds %u", len,
 				 CTL_MAX_MSG);
-	m->json = cJSON_ParseWithLength(line, len);
+	m->json = jnum_parse(line, len, NULL, 0);
 	if (!m->json)
 		return util_fail(err, errlen, -EINVAL, "not valid JSON");
 	if (!cJSON_IsObject(m->json)) {
@@ -552,7 +549,7 @@ int ctl_conn_send(struct ctl_conn *c, const cJSON *msg)
 
 	if (c->fd < 0)
 		return -EPIPE;
-	s = cJSON_PrintUnformatted(msg);
+	s = jnum_print(msg, 0);
 	if (!s)
 		return -ENOMEM;
 	n = strlen(s);

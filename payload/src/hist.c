@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "jnum.h"
 #include "util.h"
 
 void hist_init(struct hist *h)
@@ -97,10 +98,16 @@ double hist_stddev(const struct hist *h)
 	return sqrt(sq / (double)h->count);
 }
 
-/* cJSON numbers are doubles: every value we store is below 2^53. */
+/* Counts and nanoseconds as exact integers (jnum.h); percentiles are
+ * integral values of a bucket too. */
 static int add_num(cJSON *o, const char *name, double v)
 {
 	return cJSON_AddNumberToObject(o, name, v) ? 0 : -ENOMEM;
+}
+
+static int add_int(cJSON *o, const char *name, uint64_t v)
+{
+	return jnum_add(o, name, (int64_t)v) ? 0 : -ENOMEM;
 }
 
 cJSON *hist_to_json(const struct hist *h)
@@ -117,8 +124,8 @@ cJSON *hist_to_json(const struct hist *h)
 	if (add_num(o, "lowest", HIST_LOWEST_NS) ||
 	    add_num(o, "highest", HIST_HIGHEST_NS) ||
 	    add_num(o, "sub_buckets", HIST_SUB_BUCKETS) ||
-	    add_num(o, "count", h->count) || add_num(o, "min", h->min) ||
-	    add_num(o, "max", h->max) || add_num(o, "sum", h->sum))
+	    add_int(o, "count", h->count) || add_int(o, "min", h->min) ||
+	    add_int(o, "max", h->max) || add_num(o, "sum", h->sum))
 		goto err;
 	arr = cJSON_AddArrayToObject(o, "buckets");
 	if (!arr)
@@ -132,7 +139,7 @@ cJSON *hist_to_json(const struct hist *h)
 		cJSON_AddItemToArray(arr, pair);
 		if (!cJSON_AddItemToArray(pair, cJSON_CreateNumber(i)) ||
 		    !cJSON_AddItemToArray(pair,
-					  cJSON_CreateNumber(h->buckets[i])))
+					  jnum_create((int64_t)h->buckets[i])))
 			goto err;
 	}
 	for (k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++)
@@ -146,17 +153,14 @@ err:
 	return NULL;
 }
 
-/* A JSON number that is a non-negative integer below 2^53. */
+/* A JSON number that is a non-negative 64-bit integer, read exactly. */
 static int get_uint(const cJSON *j, uint64_t *out)
 {
-	double d;
+	int64_t v;
 
-	if (!cJSON_IsNumber(j))
+	if (jnum_get(j, &v) != 0 || v < 0)
 		return -EINVAL;
-	d = j->valuedouble;
-	if (!(d >= 0) || d >= 9007199254740992.0 || d != floor(d))
-		return -EINVAL;
-	*out = (uint64_t)d;
+	*out = (uint64_t)v;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "loadgen.h"
 #include "util.h"
 
+#include "jnum.h"
 /* getopt_long's val for an option without a short letter: index + this,
  * above every letter. */
 #define LG_LONG_BASE 256
@@ -46,13 +47,9 @@ cJSON *lg_record_new(const char *workload, uint64_t start_real_ns,
 	cJSON_AddStringToObject(rec, "host", host);
 	start = cJSON_AddObjectToObject(rec, "start");
 	if (start) {
-		/* Doubles hold integers exactly up to 2^53; ns since 1970
-		 * exceed that, so the value may be off by a few hundred ns,
-		 * which no consumer of a start time cares about. */
-		cJSON_AddNumberToObject(start, "realtime_ns",
-					(double)start_real_ns);
-		cJSON_AddNumberToObject(start, "monotonic_ns",
-					(double)start_mono_ns);
+		/* ns since 1970 exceed a double's 2^53: exact integers. */
+		jnum_add(start, "realtime_ns", (int64_t)start_real_ns);
+		jnum_add(start, "monotonic_ns", (int64_t)start_mono_ns);
 	}
 	cJSON_AddNumberToObject(rec, "elapsed_s", elapsed_s);
 	if (!tool || !start) {
@@ -64,7 +61,7 @@ cJSON *lg_record_new(const char *workload, uint64_t start_real_ns,
 
 int lg_record_print(cJSON *rec)
 {
-	char *s = cJSON_PrintUnformatted(rec);
+	char *s = jnum_print(rec, 0);
 
 	cJSON_Delete(rec);
 	if (!s)

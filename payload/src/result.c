@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jnum.h"
 #include "result.h"
 #include "rstats.h"
 #include "util.h"
@@ -37,15 +38,25 @@ static struct result_acc *result_acc_get(struct result_merge *m,
 	return a;
 }
 
-/* Adds v to dst[name] (created). */
-static void result_add(cJSON *dst, const char *name, double v)
+/* Adds f (divided by div) to dst[f->string] (created): exactly, as a
+ * 64-bit integer, when both are integers and div is 1 (counters). */
+static void result_add(cJSON *dst, const cJSON *f, double div)
 {
-	cJSON *d = cJSON_GetObjectItemCaseSensitive(dst, name);
+	cJSON *d = cJSON_GetObjectItemCaseSensitive(dst, f->string);
+	int64_t a = 0, b;
 
-	if (d)
-		cJSON_SetNumberValue(d, d->valuedouble + v);
-	else
-		cJSON_AddNumberToObject(dst, name, v);
+	if (div == 1 && jnum_get(f, &b) == 0 &&
+	    (!d || jnum_get(d, &a) == 0) &&
+	    !__builtin_add_overflow(a, b, &b)) {
+		if (d)
+			jnum_set(d, b);
+		else
+			jnum_add(dst, f->string, b);
+	} else if (d) {
+		cJSON_SetNumberValue(d, d->valuedouble + f->valuedouble / div);
+	} else {
+		cJSON_AddNumberToObject(dst, f->string, f->valuedouble / div);
+	}
 }
 
 /* Adds the numbers of src's object into dst_parent's object name, each
@@ -62,7 +73,7 @@ static void result_sum_obj(cJSON *dst_parent, const char *name,
 		dst = cJSON_AddObjectToObject(dst_parent, name);
 	cJSON_ArrayForEach(f, src)
 		if (cJSON_IsNumber(f) && f->string)
-			result_add(dst, f->string, f->valuedouble / div);
+			result_add(dst, f, div);
 }
 
 int result_merge_record(struct result_merge *m, const cJSON *rec, char *err,
@@ -319,9 +330,10 @@ void result_starts_note(struct result_starts *s, const cJSON *rec,
 	int64_t t;
 	int k;
 
-	if (!cJSON_IsNumber(rt) || !cJSON_IsString(wn))
+	/* Exactly: ns since 1970 exceed a double's 2^53 (jnum.h). */
+	if (jnum_get(rt, &t) != 0 || !cJSON_IsString(wn))
 		return;
-	t = (int64_t)rt->valuedouble - off;
+	t -= off;
 	for (k = 0; k < s->n; k++)
 		if (strcmp(s->wl[k].w, wn->valuestring) == 0)
 			break;

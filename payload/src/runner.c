@@ -19,6 +19,7 @@
 
 #include "ctl.h"
 #include "ident.h"
+#include "jnum.h"
 #include "node.h"
 #include "peer.h"
 #include "result.h"
@@ -124,7 +125,7 @@ static void runner_event(struct runner *r, const char *type, const char *id,
 	e = cJSON_CreateObject();
 	if (!e)
 		return;
-	cJSON_AddNumberToObject(e, "t_ns", (double)runner_now());
+	jnum_add(e, "t_ns", runner_now());
 	cJSON_AddStringToObject(e, "type", type);
 	if (id)
 		cJSON_AddStringToObject(e, "id", id);
@@ -181,7 +182,9 @@ static void runner_series_add(struct runner *r, const char *source,
 	if (cJSON_IsNumber(t)) {
 		if (from)
 			tsync_best(&from->ts, &best);
-		at = (int64_t)t->valuedouble - best.offset;
+		if (jnum_get(t, &at) != 0)
+			at = (int64_t)t->valuedouble;
+		at -= best.offset;
 	}
 	if (from && ++from->nseries > RUNNER_PEER_SERIES)
 		goto drop;
@@ -724,7 +727,7 @@ static void runner_sync(struct runner *r, unsigned want, int timeout_ms)
 			if (!q)
 				continue;
 			cJSON_AddNumberToObject(q, "seq", (double)p->ts.n);
-			cJSON_AddNumberToObject(q, "t1", (double)runner_now());
+			jnum_add(q, "t1", runner_now());
 			if (ctl_conn_send(&p->c, q) == 0)
 				p->tq_out = 1;
 			else
@@ -1026,11 +1029,11 @@ static void runner_launch_one(struct runner *r, struct runner_rep *rr,
 		return;
 	}
 	off = runner_offset(c, &rtt);
-	cJSON_AddNumberToObject(ce, "offset_ns", (double)off);
-	cJSON_AddNumberToObject(ce, "rtt_ns", (double)rtt);
+	jnum_add(ce, "offset_ns", off);
+	jnum_add(ce, "rtt_ns", rtt);
 	msg = ctl_msg_new(CTL_RUN);
 	cJSON_AddStringToObject(msg, "step", r->cur_step);
-	cJSON_AddNumberToObject(msg, "start_at", (double)(rr->start + off));
+	jnum_add(msg, "start_at", rr->start + off);
 	cJSON_AddNumberToObject(msg, "timeout_s",
 				(double)(st->warmup_ns + st->duration_ns) /
 				1e9 + 60);
@@ -1060,7 +1063,7 @@ static void runner_launch(struct runner *r, struct runner_rep *rr)
 	r->step_start = rr->start;
 	rr->end = rr->start + (int64_t)rr->st->warmup_ns +
 		  (int64_t)rr->st->duration_ns;
-	cJSON_AddNumberToObject(rr->rep, "start_ns", (double)rr->start);
+	jnum_add(rr->rep, "start_ns", rr->start);
 	rr->clients = cJSON_AddArrayToObject(rr->rep, "clients");
 	for (i = 0; i < rr->ncl; i++)
 		runner_launch_one(r, rr, i);
@@ -1132,8 +1135,7 @@ static void runner_collect_entry(struct runner_rep *rr, const cJSON *pe,
 	if (cJSON_IsNumber(ln) && ln->valuedouble > 0) {
 		int64_t l = (int64_t)ln->valuedouble - off;
 
-		cJSON_AddNumberToObject(copy, "launch_late_ns",
-					(double)(l - rr->start));
+		jnum_add(copy, "launch_late_ns", l - rr->start);
 		t->lmin = l < t->lmin ? l : t->lmin;
 		t->lmax = l > t->lmax ? l : t->lmax;
 	}
@@ -1205,11 +1207,10 @@ static int runner_collect(struct runner *r, struct runner_rep *rr,
 	}
 	sk = cJSON_AddObjectToObject(rr->rep, "skew_ns");
 	if (t.lclients >= 2 && t.lmax >= t.lmin)
-		cJSON_AddNumberToObject(sk, "launch",
-					(double)(t.lmax - t.lmin));
+		jnum_add(sk, "launch", t.lmax - t.lmin);
 	rsk = result_starts_skew(&t.starts);
 	if (t.lclients >= 2 && rsk >= 0)
-		cJSON_AddNumberToObject(sk, "record", (double)rsk);
+		jnum_add(sk, "record", rsk);
 	sk = runner_series_window(r, rr->start, rr->end + 1000000000ll);
 	/* Say it plainly when there are no server-side figures (no agent
 	 * of ours on the server, or its producers did not run). */
@@ -1302,7 +1303,7 @@ static void runner_checkpoint(struct runner *r)
 	cJSON_AddItemToObject(cp, "environment", runner_environment(r));
 	cJSON_AddItemToObject(cp, "events", cJSON_Duplicate(r->events, 1));
 	result_skew_summary(cp);
-	text = cJSON_Print(cp);
+	text = jnum_print(cp, 1);
 	if (text && spool_checkpoint(r->o->spool, id->valuestring, text,
 				     strlen(text), err, sizeof(err)) != 0)
 		node_log("checkpoint not written: %s", err);
@@ -1416,8 +1417,8 @@ static cJSON *runner_peer_host(const struct rpeer *p)
 	cJSON_AddItemToObject(h, "workloads", cJSON_Duplicate(p->workloads, 1));
 	clk = cJSON_AddObjectToObject(h, "clock");
 	if (tsync_best(&p->ts, &b) == 0) {
-		cJSON_AddNumberToObject(clk, "offset_ns", (double)b.offset);
-		cJSON_AddNumberToObject(clk, "rtt_ns", (double)b.rtt);
+		jnum_add(clk, "offset_ns", b.offset);
+		jnum_add(clk, "rtt_ns", b.rtt);
 		cJSON_AddNumberToObject(clk, "samples", (double)p->ts.n);
 	}
 	return h;
@@ -1744,7 +1745,7 @@ static void runner_doc_tail(struct runner *r)
 static int runner_deliver(struct runner *r, const char *id)
 {
 	const struct runner_opts *o = r->o;
-	char err[512], *text = cJSON_Print(r->doc);
+	char err[512], *text = jnum_print(r->doc, 1);
 	int rc, i, status;
 	cJSON *d;
 

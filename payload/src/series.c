@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "jnum.h"
 #include "node.h"
 #include "series.h"
 
@@ -71,7 +72,7 @@ static void series_split(struct series *s, series_cb *cb, void *ctx)
 
 	while ((nl = memchr(s->buf, '\n', s->len))) {
 		size_t ll = (size_t)(nl - s->buf);
-		cJSON *rec = cJSON_ParseWithLength(s->buf, ll);
+		cJSON *rec = jnum_parse(s->buf, ll, NULL, 0);
 
 		if (rec && cJSON_IsObject(rec)) {
 			s->lines++;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "jnum.h"
 #include "node.h"
 #include "peer.h"
 #include "policy.h"
@@ -289,12 +290,13 @@ static cJSON *session_proc_record(struct session_proc *p)
 	if (!p->out || p->outlen == 0)
 		return NULL;
 	p->out[p->outlen] = 0;
-	rec = cJSON_Parse(p->out);
+	rec = jnum_parse(p->out, p->outlen + 1, NULL, 0);
 	if (!rec) {
 		while (p->outlen > 0 && p->out[p->outlen - 1] == '\n')
 			p->out[--p->outlen] = 0;
 		last = strrchr(p->out, '\n');
-		rec = cJSON_Parse(last ? last + 1 : p->out);
+		last = last ? last + 1 : p->out;
+		rec = jnum_parse(last, strlen(last) + 1, NULL, 0);
 	}
 	if (rec && !cJSON_IsObject(rec)) {
 		cJSON_Delete(rec);
@@ -326,7 +328,7 @@ static cJSON *session_proc_entry(struct session_proc *p, const char *why)
 	cJSON_AddItemToObject(o, "argv", p->argv);
 	p->argv = NULL;
 	cJSON_AddNumberToObject(o, "rc", code);
-	cJSON_AddNumberToObject(o, "launched_ns", (double)p->launched_ns);
+	jnum_add(o, "launched_ns", (int64_t)p->launched_ns);
 	if (rec)
 		cJSON_AddItemToObject(o, "record", rec);
 	if (err[0])
@@ -379,9 +381,9 @@ static int session_time_resp(struct session *s, const struct ctl_msg *m)
 	if (!r)
 		return 0;
 	cJSON_AddNumberToObject(r, "seq", (double)m->seq);
-	cJSON_AddNumberToObject(r, "t1", (double)m->t1);
-	cJSON_AddNumberToObject(r, "t2", (double)t2);
-	cJSON_AddNumberToObject(r, "t3", (double)node_clock());
+	jnum_add(r, "t1", (int64_t)m->t1);
+	jnum_add(r, "t2", (int64_t)t2);
+	jnum_add(r, "t3", (int64_t)node_clock());
 	rc = ctl_conn_send(&s->c, r);
 	cJSON_Delete(r);
 	return rc;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jnum.h"
 #include "spool.h"
 #include "util.h"
 
@@ -406,7 +407,7 @@ static int spool_recover_one(const char *dir, const char *name,
 	rc = spool_read(path, &data, &len);
 	if (rc != 0)
 		return util_fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
-	doc = cJSON_ParseWithLength(data, len);
+	doc = jnum_parse(data, len, NULL, 0);
 	free(data);
 	if (!cJSON_IsObject(doc)) {
 		cJSON_Delete(doc);
@@ -414,7 +415,7 @@ static int spool_recover_one(const char *dir, const char *name,
 	}
 	cJSON_DeleteItemFromObject(doc, "interrupted");
 	cJSON_AddStringToObject(doc, "interrupted", why);
-	text = cJSON_Print(doc);
+	text = jnum_print(doc, 1);
 	cJSON_Delete(doc);
 	if (!text)
 		return -ENOMEM;

@@ -33,6 +33,10 @@ static const struct {
 	{ "{\"v\":1,\"type\":\"time_req\",\"seq\":1,\"t1\":5}", 0, NULL },
 	{ "{\"v\":1,\"type\":\"time_req\",\"seq\":-1,\"t1\":5}", -EINVAL,
 	  "negative" },
+	{ "{\"v\":1,\"type\":\"time_req\",\"seq\":1,\"t1\":1.5}", -EINVAL,
+	  "field \"t1\": 1.5 is not an integer" },
+	{ "{\"v\":1,\"type\":\"time_req\",\"seq\":1,\"t1\":\"5\"}", -EINVAL,
+	  "field \"t1\": not a number" },
 	{ "{\"v\":1,\"type\":\"time_resp\",\"seq\":1,\"t1\":5,\"t2\":6}",
 	  -EINVAL, "time_resp: field \"t3\"" },
 	{ "{\"v\":1,\"type\":\"time_resp\",\"seq\":1,\"t1\":5,\"t2\":6,"
@@ -80,7 +84,8 @@ int main(void)
 	{
 		/* Not NUL-terminated where it ends: trailing junk past len. */
 		static const char tr[] = "{\"v\":1,\"type\":\"time_resp\","
-			"\"seq\":7,\"t1\":100,\"t2\":250,\"t3\":260}junk";
+			"\"seq\":7,\"t1\":100,\"t2\":1796131028425257517,"
+			"\"t3\":260}junk";
 
 		rc = ctl_msg_parse(tr, sizeof(tr) - 5, &m, err, sizeof(err));
 	}
@@ -88,6 +93,7 @@ int main(void)
 	TAP_EQ_INT(m.type, CTL_TIME_RESP, "type");
 	TAP_EQ_INT(m.seq, 7, "seq");
 	TAP_EQ_INT(m.t3, 260, "t3");
+	TAP_EQ_INT(m.t2, 1796131028425257517LL, "t2 exact (a real ns time)");
 	ctl_msg_free(&m);
 
 	/* Framing: lines split anywhere, CRLF, several per read. */

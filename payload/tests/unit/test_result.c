@@ -4,9 +4,11 @@
  * the start-skew figures. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hist.h"
+#include "jnum.h"
 #include "result.h"
 #include "tap.h"
 
@@ -371,8 +373,73 @@ static void label_cases(void)
 	cJSON_Delete(mo);
 }
 
+/* Counters and start times as the clients print them (exact integers
+ * beyond a double's 2^53, jnum.h), merged and read exactly. */
+static void exact_cases(void)
+{
+	static const struct {
+		const char *name;
+		const char *a, *b;	/* the two records' "requests" */
+		const char *want;	/* the merged counter as printed */
+	} c[] = {
+		{ "0 + 0", "0", "0", "0" },
+		{ "2^53+1 + 1 (a double says 2^53)", "9007199254740993", "1",
+		  "9007199254740994" },
+		{ "INT64_MAX - 1 + 1", "9223372036854775806", "1",
+		  "9223372036854775807" },
+		{ "a fraction stays a number", "1.5", "2", "3.5" },
+	};
+	static const char fmt[] =
+		"{\"schema\":\"benchboot.workload/1\",\"workload\":\"http\","
+		"\"elapsed_s\":1,\"counters\":{\"requests\":%s},"
+		"\"start\":{\"realtime_ns\":%s}}";
+	char text[512], err[200], want[128], *out;
+	struct result_starts st = { .n = 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct result_merge m;
+		cJSON *r, *mo;
+		int rc;
+
+		result_merge_init(&m);
+		snprintf(text, sizeof(text), fmt, c[i].a, "1");
+		r = jnum_parse(text, strlen(text), NULL, 0);
+		rc = result_merge_record(&m, r, err, sizeof(err));
+		cJSON_Delete(r);
+		snprintf(text, sizeof(text), fmt, c[i].b, "1");
+		r = jnum_parse(text, strlen(text), NULL, 0);
+		rc |= result_merge_record(&m, r, err, sizeof(err));
+		cJSON_Delete(r);
+		mo = result_merge_json(&m);
+		out = jnum_print(cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(mo, "http"),
+			"counters"), 0);
+		snprintf(want, sizeof(want), "{\"requests\":%s}", c[i].want);
+		tap_ok(rc == 0, "exact: %s merged", c[i].name);
+		TAP_EQ_STR(out, want, c[i].name);
+		free(out);
+		cJSON_Delete(mo);
+		result_merge_free(&m);
+	}
+	/* Two starts 3 ns apart at a real time: a double would see 0 or
+	 * 256. */
+	for (i = 0; i < 2; i++) {
+		cJSON *r;
+
+		snprintf(text, sizeof(text), fmt, "1",
+			 i ? "1796131028425257520" : "1796131028425257517");
+		r = jnum_parse(text, strlen(text), NULL, 0);
+		result_starts_note(&st, r, 0);
+		cJSON_Delete(r);
+	}
+	TAP_EQ_INT(result_starts_skew(&st), 3,
+		   "exact: 3 ns start skew at a real ns time");
+}
+
 int main(void)
 {
+	exact_cases();
 	merge_cases();
 	label_cases();
 	validity_cases();
