@@ -26,6 +26,7 @@ static const char *const ctl_names[] = {
 	[CTL_ABORT] = "abort", [CTL_DONE] = "done", [CTL_AUTH] = "auth",
 	[CTL_CHALLENGE] = "challenge", [CTL_PROOF] = "proof",
 	[CTL_CLOCK] = "clock",
+	[CTL_PREPARED] = "prepared", [CTL_START] = "start",
 };
 #define CTL_NTYPES (sizeof(ctl_names) / sizeof(ctl_names[0]))
 
@@ -266,6 +267,8 @@ static int ctl_check_auth(struct ctl_msg *m, char *err, size_t errlen)
 
 static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 {
+	int rc;
+
 	switch (m->type) {
 	case CTL_HELLO:
 		return ctl_check_hello(m, err, errlen);
@@ -291,6 +294,12 @@ static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 		return ctl_check_auth(m, err, errlen);
 	case CTL_CLOCK:
 		return ctl_get_str(m->json, "step", &m->step, 32, err, errlen);
+	case CTL_PREPARED:
+		return ctl_get_str(m->json, "step", &m->step, 200, err, errlen);
+	case CTL_START:
+		rc = ctl_get_str(m->json, "step", &m->step, 200, err, errlen);
+		return rc ? rc : ctl_get_int(m->json, "start_at", &m->start_at,
+					     err, errlen);
 	}
 	return util_fail(err, errlen, -EINVAL, "unknown type");
 }

@@ -38,6 +38,8 @@ enum ctl_type {
 	CTL_CHALLENGE,	/* controller -> agent: my nonce, my proof */
 	CTL_PROOF,	/* agent -> controller: my proof */
 	CTL_CLOCK,	/* agent -> controller: my wall clock stepped */
+	CTL_PREPARED,	/* agent -> controller: a run's processes prepared */
+	CTL_START,	/* controller -> agent: start a prepared run */
 };
 
 /* A parsed, validated message.  json is the whole object (owned: free it
@@ -47,11 +49,13 @@ struct ctl_msg {
 	cJSON *json;
 	const char *id;		/* hello: agent id */
 	const char *role;	/* hello: client, server or controller */
-	const char *step;	/* run, result, abort: step key; clock: the
+	const char *step;	/* run, result, abort, prepared, start: step
+				 * key; clock: the
 				 * step, "forward:1.234s" */
 	uint64_t seq;		/* time_req, time_resp */
 	int64_t t1, t2, t3;	/* time_req (t1), time_resp (t1..t3) */
-	int64_t start_at;	/* run: agent-clock CLOCK_REALTIME ns */
+	int64_t start_at;	/* run, start: agent-clock CLOCK_REALTIME ns
+				 * (run with prepare_s: unused, 0) */
 	const cJSON *procs;	/* run: array of argv arrays (strings) */
 	const cJSON *records;	/* result: array of objects */
 	const cJSON *rec;	/* series: the record */

@@ -1043,6 +1043,15 @@ static int http_run(struct http_cfg *cfg, const struct http_args *a,
 	ths = calloc(cfg->threads, sizeof(*ths));
 	if (!ths)
 		return util_err("http", ENOMEM, "no memory for %u threads", cfg->threads);
+	/* Started by an agent: the start is the controller's, the same on
+	 * every client (loadgen.h); the connections open at it, as a
+	 * client's would. */
+	rc = lg_gate(1);
+	if (rc != 0) {
+		util_err("http", -rc, "prepare gate: %s", rc == -ETIME ? "prepared after the start" : strerror(-rc));
+		free(ths);
+		return rc;
+	}
 	t0 = util_mono_ns();
 	real0 = util_real_ns();
 	rc = setup_threads(cfg, ths, t0);

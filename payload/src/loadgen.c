@@ -1,16 +1,19 @@
 /* loadgen.c: the load generators' shared base: the option parser,
- * threads, pacing, the workload record header and summary formatting. */
+ * threads, pacing, the workload record header and summary formatting,
+ * and the prepare gate between a workload's set-up and its start. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bb_pins.h"
+#include "jnum.h"
 #include "loadgen.h"
 #include "util.h"
 
-#include "jnum.h"
 /* getopt_long's val for an option without a short letter: index + this,
  * above every letter. */
 #define LG_LONG_BASE 256
@@ -306,4 +309,90 @@ void lg_sum_u64(void *dst, const void *src, size_t n)
 
 	for (i = 0; i < n; i++)
 		d[i] += s[i];
+}
+
+/* --- the prepare gate -------------------------------------------------- */
+
+static int lg_gate_fds(int *go, int *ready, uint64_t *budget_ms)
+{
+	const char *e = getenv("BENCHBOOT_GATE");
+	unsigned long long b;
+	int g, r;
+
+	if (!e || sscanf(e, "%d,%d,%llu", &g, &r, &b) != 3 || g < 0 ||
+	    r < 0)
+		return -ENOENT;
+	*go = g;
+	*ready = r;
+	*budget_ms = b;
+	return 0;
+}
+
+int lg_gate_active(void)
+{
+	int g, r;
+	uint64_t b;
+
+	return lg_gate_fds(&g, &r, &b) == 0;
+}
+
+uint64_t lg_gate_budget_ns(uint64_t dflt)
+{
+	int g, r;
+	uint64_t b;
+
+	return lg_gate_fds(&g, &r, &b) == 0 ? b * 1000000ull : dflt;
+}
+
+/* Reads exactly len bytes; 0, or -ECANCELED at end of file. */
+static int lg_gate_read(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len) {
+		n = read(fd, (char *)buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n == 0 ? -ECANCELED : -EIO;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+int lg_gate(int ok)
+{
+	char st = ok ? 'R' : 'F';
+	int go, ready, rc;
+	uint64_t b;
+	int64_t at, now;
+	struct timespec ts;
+
+	if (lg_gate_fds(&go, &ready, &b) != 0)
+		return 0;
+	/* Once: a second call finds the gate gone. */
+	unsetenv("BENCHBOOT_GATE");
+	if (write(ready, &st, 1) != 1)
+		return -EIO;
+	if (!ok)
+		return -ECANCELED;
+	rc = lg_gate_read(go, &at, sizeof(at));
+	close(go);
+	if (rc != 0)
+		return rc;
+	now = (int64_t)util_real_ns();
+	if (now > at + 100000000ll)
+		return -ETIME;
+	ts.tv_sec = at / 1000000000;
+	ts.tv_nsec = at % 1000000000;
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+	/* When it really woke: the agent reports the launch skew. */
+	now = (int64_t)util_real_ns();
+	if (write(ready, &now, sizeof(now)) != sizeof(now))
+		return -EIO;
+	close(ready);
+	return 0;
 }

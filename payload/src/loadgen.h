@@ -205,4 +205,27 @@ void lg_threads_join(struct lg_threads *lt);
  * lg_sum_u64(&tot, &t, sizeof(tot) / sizeof(uint64_t)). */
 void lg_sum_u64(void *dst, const void *src, size_t n);
 
+/* --- the prepare gate (docs/protocol.md, "Prepare, then start") ----
+ * An agent runs a step's workloads in two phases: each prepares
+ * (connections, tables, statements), says so, and waits for the start
+ * the controller gives every client once all are prepared, so the
+ * measured window is the same everywhere and no preparation eats it.
+ * The agent passes BENCHBOOT_GATE=GO_FD,READY_FD,DEADLINE_MS; run by
+ * hand, without it, the gate is open. */
+
+/* 1 when this process was started behind a gate. */
+int lg_gate_active(void);
+
+/* How long the workload may prepare (ns), or dflt when not gated. */
+uint64_t lg_gate_budget_ns(uint64_t dflt);
+
+/* Reports the preparation's outcome (ok: prepared; else failed) and,
+ * when prepared, waits for the start time and sleeps until it.
+ * Returns 0 to start now (at once when not gated), -ECANCELED when the
+ * run is off (not prepared, or the agent closed the gate: the step was
+ * aborted), -ETIME when the start had passed by more than 100 ms when
+ * the preparation ended (a client that finished too late measures
+ * another window), -EIO on a broken gate.  Called at most once. */
+int lg_gate(int ok);
+
 #endif

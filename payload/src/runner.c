@@ -44,6 +44,13 @@
  * server may add: beyond, its connection is dropped or its records are. */
 #define RUNNER_PEER_BYTES (256ull << 20)
 #define RUNNER_PEER_SERIES 400000
+/* How long a step's workloads may prepare (connect, create and fill
+ * tables) before the start: not scaled with the suite's times, as
+ * preparing takes what it takes. */
+#define RUNNER_PREPARE_S 120
+/* The image server's reset between steps (configs/server/server-reset). */
+#define RUNNER_SERVER_RESET "/usr/lib/benchboot/server-reset"
+#define RUNNER_PREPARE_STR "120"
 
 enum { RP_FREE, RP_NEW, RP_READY, RP_LOST };
 
@@ -59,6 +66,11 @@ struct rpeer {
 	int tq_out;		/* a time request is outstanding */
 	unsigned tq_got;	/* answers since the last sync began */
 	int in_step;		/* waiting for its result */
+	/* The step's prepare phase: answered, how many of its processes
+	 * were ready and failed, when it answered (controller clock). */
+	int prepared;
+	unsigned prep_ready, prep_failed;
+	int64_t prep_at;
 	cJSON *result;		/* its result for the current step */
 	int lost_in_step;
 	unsigned idx;		/* client index in the current step */
@@ -423,6 +435,18 @@ static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
 		p->result = m.json;
 		m.json = NULL;
 		p->in_step = 0;
+		break;
+	case CTL_PREPARED:
+		if (!p->in_step || strcmp(m.step, r->cur_step) != 0) {
+			node_log("%s: prepared for step %s ignored (not expected)", p->id, m.step);
+			break;
+		}
+		p->prepared = 1;
+		p->prep_at = runner_now();
+		p->prep_ready = (unsigned)cJSON_GetNumberValue(
+			cJSON_GetObjectItemCaseSensitive(m.json, "ready"));
+		p->prep_failed = (unsigned)cJSON_GetNumberValue(
+			cJSON_GetObjectItemCaseSensitive(m.json, "failed"));
 		break;
 	case CTL_SERIES:
 		runner_series_add(r, m.source, cJSON_Duplicate(m.rec, 1), p);
@@ -1017,23 +1041,22 @@ static void runner_launch_one(struct runner *r, struct runner_rep *rr,
 	const struct suite_step *st = rr->st;
 	struct rpeer *c = rr->cl[i];
 	cJSON *msg, *ce = cJSON_CreateObject();
-	int64_t rtt, off;
 
 	cJSON_AddStringToObject(ce, "id", c->id);
 	cJSON_AddItemToArray(rr->clients, ce);
 	c->result = NULL;
 	c->lost_in_step = 0;
+	c->prepared = 0;
 	if (cJSON_GetArraySize(rr->procs[i]) == 0) {
 		cJSON_AddBoolToObject(ce, "idle", 1);
 		cJSON_Delete(rr->procs[i]);
 		return;
 	}
-	off = runner_offset(c, &rtt);
-	jnum_add(ce, "offset_ns", off);
-	jnum_add(ce, "rtt_ns", rtt);
+	/* Prepared: the start comes later, in START (runner_start). */
 	msg = ctl_msg_new(CTL_RUN);
 	cJSON_AddStringToObject(msg, "step", r->cur_step);
-	jnum_add(msg, "start_at", rr->start + off);
+	jnum_add(msg, "start_at", 0);
+	cJSON_AddNumberToObject(msg, "prepare_s", RUNNER_PREPARE_S);
 	cJSON_AddNumberToObject(msg, "timeout_s",
 				(double)(st->warmup_ns + st->duration_ns) /
 				1e9 + 60);
@@ -1050,12 +1073,72 @@ static void runner_launch_one(struct runner *r, struct runner_rep *rr,
 	cJSON_Delete(msg);
 }
 
-/* Launch: fresh clock offsets (re-estimated before every step so a long
- * run follows drift), then every client's RUN at one absolute start. */
-static void runner_launch(struct runner *r, struct runner_rep *rr)
+/* Prepare: every client that was sent a RUN prepares its processes
+ * (connections, tables, statements) and answers PREPARED; waits for all,
+ * a lost agent, or RUNNER_PREPARE_S and a margin.  Each client's entry
+ * says how long it took and how many processes were ready and failed,
+ * or that it did not answer (it is then told to abort: it would measure
+ * another window). */
+static void runner_prepare(struct runner *r, struct runner_rep *rr)
 {
-	int64_t lead;
-	int i;
+	int64_t t0 = runner_now(), worst = 0;
+	uint64_t deadline = util_mono_ns() +
+			    (RUNNER_PREPARE_S + 10) * 1000000000ull;
+	int i, waiting;
+
+	for (;;) {
+		waiting = 0;
+		for (i = 0; i < rr->ncl; i++)
+			waiting += rr->cl[i]->in_step &&
+				   rr->cl[i]->state == RP_READY &&
+				   !rr->cl[i]->prepared;
+		if (!waiting || util_mono_ns() > deadline || *r->stop)
+			break;
+		runner_pump(r, 20);
+	}
+	for (i = 0; i < rr->ncl; i++) {
+		struct rpeer *c = rr->cl[i];
+		cJSON *ce = cJSON_GetArrayItem(rr->clients, i), *pr, *ab;
+
+		if (!c->in_step || c->state != RP_READY)
+			continue;
+		pr = cJSON_AddObjectToObject(ce, "prepare");
+		if (c->prepared) {
+			cJSON_AddNumberToObject(pr, "s",
+						(double)(c->prep_at - t0) / 1e9);
+			cJSON_AddNumberToObject(pr, "ready", c->prep_ready);
+			cJSON_AddNumberToObject(pr, "failed", c->prep_failed);
+			worst = c->prep_at - t0 > worst ? c->prep_at - t0 :
+				worst;
+			if (c->prep_failed)
+				runner_event(r, "prepare_failed", c->id,
+					     r->cur_step);
+			continue;
+		}
+		cJSON_AddStringToObject(pr, "error", "not prepared within " RUNNER_PREPARE_STR " s: aborted");
+		runner_event(r, "prepare_timeout", c->id, r->cur_step);
+		node_log("step %s: %s not prepared within %d s", r->cur_step,
+			 c->id, RUNNER_PREPARE_S);
+		ab = ctl_msg_new(CTL_ABORT);
+		if (ab) {
+			cJSON_AddStringToObject(ab, "step", r->cur_step);
+			ctl_conn_send(&c->c, ab);
+			cJSON_Delete(ab);
+		}
+		c->in_step = 0;
+		c->lost_in_step = 1;
+	}
+	cJSON_AddNumberToObject(rr->rep, "prepare_s", (double)worst / 1e9);
+}
+
+/* Start: fresh clock offsets (re-estimated before every step so a long
+ * run follows drift), then every prepared client's START at one
+ * absolute time. */
+static void runner_start(struct runner *r, struct runner_rep *rr)
+{
+	int64_t lead, rtt, off;
+	cJSON *msg, *ce;
+	int i, n = 0;
 
 	runner_sync(r, 8, 2000);
 	lead = 300000000ll + (int64_t)rr->ncl * 3000000ll;
@@ -1064,11 +1147,43 @@ static void runner_launch(struct runner *r, struct runner_rep *rr)
 	rr->end = rr->start + (int64_t)rr->st->warmup_ns +
 		  (int64_t)rr->st->duration_ns;
 	jnum_add(rr->rep, "start_ns", rr->start);
+	for (i = 0; i < rr->ncl; i++) {
+		struct rpeer *c = rr->cl[i];
+
+		if (!c->in_step || c->state != RP_READY)
+			continue;
+		ce = cJSON_GetArrayItem(rr->clients, i);
+		off = runner_offset(c, &rtt);
+		jnum_add(ce, "offset_ns", off);
+		jnum_add(ce, "rtt_ns", rtt);
+		msg = ctl_msg_new(CTL_START);
+		if (!msg)
+			continue;
+		cJSON_AddStringToObject(msg, "step", r->cur_step);
+		jnum_add(msg, "start_at", rr->start + off);
+		if (ctl_conn_send(&c->c, msg) == 0) {
+			n++;
+		} else {
+			runner_peer_drop(r, c, "send failed");
+			c->lost_in_step = 1;
+		}
+		cJSON_Delete(msg);
+	}
+	node_log("step %s: %d client(s) prepared, start in %.0f ms",
+		 r->cur_step, n, (double)lead / 1e6);
+}
+
+/* Launch: every client's RUN (prepare), then one START for all. */
+static void runner_launch(struct runner *r, struct runner_rep *rr)
+{
+	int i;
+
 	rr->clients = cJSON_AddArrayToObject(rr->rep, "clients");
 	for (i = 0; i < rr->ncl; i++)
 		runner_launch_one(r, rr, i);
-	node_log("step %s: %d client(s), starts in %.0f ms", r->cur_step,
-		 rr->part, (double)lead / 1e6);
+	node_log("step %s: %d client(s) preparing", r->cur_step, rr->part);
+	runner_prepare(r, rr);
+	runner_start(r, rr);
 }
 
 /* Wait: for every result until 60 s past the step's end; an agent that
@@ -1164,6 +1279,11 @@ static void runner_collect_client(struct runner *r, struct runner_rep *rr,
 		const char *why = c->lost_in_step || c->state != RP_READY ?
 				  "agent lost during the step" :
 				  "no result before the deadline";
+
+		if (cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(ce, "prepare"),
+			    "error"))
+			why = "not prepared in time";
 
 		cJSON_AddStringToObject(ce, "error", why);
 		runner_event(r, "client_missing", c->id, why);

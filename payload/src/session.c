@@ -29,7 +29,11 @@
 
 struct session_proc {
 	pid_t pid;
-	int out_fd, wake_fd;
+	/* wake_fd: the wake-up time; behind a gate, the ready byte first
+	 * (lg_gate); go_fd: where the start time goes (gated only). */
+	int out_fd, wake_fd, go_fd;
+	int gated;
+	int gstate;		/* gated: 0 preparing, 1 ready, -1 failed */
 	char *out;
 	size_t outlen, outcap;
 	int64_t launched_ns;
@@ -44,6 +48,11 @@ struct session_step {
 	unsigned nprocs;
 	struct session_proc procs[SESSION_MAX_PROCS];
 	uint64_t deadline_mono;
+	/* A prepared run (RUN with prepare_s): the gated processes run at
+	 * once and prepare; the others (later) are forked on START. */
+	int prepare, prepared_sent, started;
+	cJSON *later;
+	double timeout_s;
 };
 
 struct session {
@@ -89,16 +98,49 @@ static void session_step_free(struct session_step *r)
 			close(p->out_fd);
 		if (p->wake_fd >= 0)
 			close(p->wake_fd);
+		if (p->go_fd >= 0)
+			close(p->go_fd);
 		free(p->out);
 		cJSON_Delete(p->argv);
 	}
+	cJSON_Delete(r->later);
 	memset(r, 0, sizeof(*r));
 }
 
+/* Workloads that prepare behind the gate (loadgen.h lg_gate); the rest
+ * start at the start time as they always did. */
+static int session_prepares(const cJSON *argv)
+{
+	static const char *const w[] = { "http", "sql", "smtp" };
+	const cJSON *a = cJSON_GetArrayItem(argv, 0);
+	size_t i;
+
+	for (i = 0; cJSON_IsString(a) && i < sizeof(w) / sizeof(w[0]); i++)
+		if (strcmp(a->valuestring, w[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* In the child of a gated process: the gate's two pipe ends on
+ * descriptors that survive exec, named in BENCHBOOT_GATE. */
+static void session_gate_env(int go, int ready, uint64_t budget_ms)
+{
+	char v[64];
+	int g = fcntl(go, F_DUPFD, 3), r = fcntl(ready, F_DUPFD, 3);
+
+	if (g < 0 || r < 0)
+		_exit(124);
+	snprintf(v, sizeof(v), "%d,%d,%llu", g, r,
+		 (unsigned long long)budget_ms);
+	setenv("BENCHBOOT_GATE", v, 1);
+}
+
 /* In the child: sleeps until start_at (agent clock), reports the wake-up
- * time through wake_fd, then execs our binary with args.  Never returns. */
+ * time through wake_fd, then execs our binary with args; gated (go >= 0),
+ * execs at once and the workload waits at its gate.  Never returns. */
 static void session_proc_child(int64_t start_at, int out_fd, int wake_fd,
-			       char **args, pid_t parent)
+			       int go, uint64_t budget_ms, char **args,
+			       pid_t parent)
 {
 	int64_t real_at = node_clock_to_real(start_at), now;
 	struct timespec ts = {
@@ -115,6 +157,11 @@ static void session_proc_child(int64_t start_at, int out_fd, int wake_fd,
 	dup2(out_fd, 1);
 	/* The default 50 us timer slack would be skew of our own. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	if (go >= 0) {
+		session_gate_env(go, wake_fd, budget_ms);
+		execv("/proc/self/exe", args);
+		_exit(127);
+	}
 	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
 		;
@@ -127,18 +174,21 @@ static void session_proc_child(int64_t start_at, int out_fd, int wake_fd,
 
 /* Forks one process that sleeps until start_at and then execs our binary
  * with argv; its wake-up time comes back through a pipe so the start skew
- * is measured where it happens.  Returns 0 or a negative errno. */
+ * is measured where it happens.  With budget_ms, a gated one instead:
+ * exec at once, prepare within budget_ms, wait at the gate.  Returns 0 or
+ * a negative errno. */
 static int session_proc_spawn(struct session_proc *p, const cJSON *argv,
-			      int64_t start_at)
+			      int64_t start_at, uint64_t budget_ms)
 {
-	int out[2], wake[2], rc;
+	int out[2], wake[2], go[2] = { -1, -1 }, rc;
 	pid_t parent = getpid();
 	char *args[260];
 	const cJSON *a;
 	int n = 0;
 
 	memset(p, 0, sizeof(*p));
-	p->out_fd = p->wake_fd = -1;
+	p->out_fd = p->wake_fd = p->go_fd = -1;
+	p->gated = budget_ms > 0;
 	args[n++] = "benchboot";
 	cJSON_ArrayForEach(a, argv)
 		if (n < 258)
@@ -150,20 +200,35 @@ static int session_proc_spawn(struct session_proc *p, const cJSON *argv,
 		rc = -errno;
 		goto err_out;
 	}
-	p->pid = fork();
-	if (p->pid < 0) {
+	if (p->gated && pipe2(go, O_CLOEXEC) != 0) {
 		rc = -errno;
 		goto err_wake;
 	}
+	p->pid = fork();
+	if (p->pid < 0) {
+		rc = -errno;
+		goto err_go;
+	}
 	if (p->pid == 0)
-		session_proc_child(start_at, out[1], wake[1], args, parent);
+		session_proc_child(start_at, out[1], wake[1], go[0], budget_ms,
+				   args, parent);
 	close(out[1]);
 	close(wake[1]);
+	if (p->gated) {
+		close(go[0]);
+		p->go_fd = go[1];
+	}
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	fcntl(wake[0], F_SETFL, O_NONBLOCK);
 	p->out_fd = out[0];
 	p->wake_fd = wake[0];
 	p->argv = cJSON_Duplicate(argv, 1);
 	return 0;
+err_go:
+	if (p->gated) {
+		close(go[0]);
+		close(go[1]);
+	}
 err_wake:
 	close(wake[0]);
 	close(wake[1]);
@@ -173,29 +238,99 @@ err_out:
 	return rc;
 }
 
+/* The step's deadline: its timeout past start_at (agent clock). */
+static void session_step_deadline(struct session_step *r, int64_t start_at)
+{
+	int64_t lead = start_at - node_clock();
+
+	r->deadline_mono = util_mono_ns() + (uint64_t)(lead > 0 ? lead : 0) +
+			   (uint64_t)(r->timeout_s * 1e9);
+}
+
 static int session_step_start(struct session_step *r, const struct ctl_msg *m)
 {
-	const cJSON *pv, *to;
-	int64_t lead;
-	double t;
+	const cJSON *pv, *to, *ps;
+	uint64_t budget_ms = 0;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->step, sizeof(r->step), "%s", m->step);
 	r->active = 1;
+	to = cJSON_GetObjectItemCaseSensitive(m->json, "timeout_s");
+	r->timeout_s = cJSON_IsNumber(to) && to->valuedouble > 0 ?
+		       to->valuedouble : 600;
+	/* Prepared: the gated processes now, the others on START. */
+	ps = cJSON_GetObjectItemCaseSensitive(m->json, "prepare_s");
+	if (cJSON_IsNumber(ps) && ps->valuedouble > 0) {
+		r->prepare = 1;
+		budget_ms = (uint64_t)(ps->valuedouble * 1000);
+		r->later = cJSON_CreateArray();
+		if (!r->later)
+			return -ENOMEM;
+	}
 	cJSON_ArrayForEach(pv, m->procs) {
-		rc = session_proc_spawn(&r->procs[r->nprocs], pv, m->start_at);
+		if (r->prepare && !session_prepares(pv)) {
+			cJSON_AddItemToArray(r->later,
+					     cJSON_Duplicate(pv, 1));
+			continue;
+		}
+		rc = session_proc_spawn(&r->procs[r->nprocs], pv, m->start_at,
+					budget_ms);
 		if (rc != 0)
 			return rc;
 		r->nprocs++;
 	}
-	lead = m->start_at - node_clock();
-	to = cJSON_GetObjectItemCaseSensitive(m->json, "timeout_s");
-	t = cJSON_IsNumber(to) && to->valuedouble > 0 ? to->valuedouble : 600;
-	r->deadline_mono = util_mono_ns() + (uint64_t)(lead > 0 ? lead : 0) +
-			   (uint64_t)(t * 1e9);
+	if (r->prepare) {
+		r->deadline_mono = util_mono_ns() + budget_ms * 1000000ull +
+				   (uint64_t)(r->timeout_s * 1e9);
+		node_log("step %s: %u process(es) preparing (%.0f s at most)",
+			 r->step, r->nprocs, (double)budget_ms / 1e3);
+		node_status("preparing step %s", r->step);
+		return 0;
+	}
+	r->started = 1;
+	session_step_deadline(r, m->start_at);
 	node_log("step %s: %u process(es), start in %.1f ms", r->step,
-		 r->nprocs, (double)lead / 1e6);
+		 r->nprocs, (double)(m->start_at - node_clock()) / 1e6);
+	node_status("running step %s", r->step);
+	return 0;
+}
+
+/* START of a prepared step: the start time through every gate, and the
+ * processes that do not prepare forked to sleep until it.  Returns 0 or
+ * a negative errno (the step is then answered as failed). */
+static int session_step_go(struct session_step *r, int64_t start_at)
+{
+	int64_t real = node_clock_to_real(start_at);
+	const cJSON *pv;
+	unsigned i;
+	int rc;
+
+	r->started = 1;
+	for (i = 0; i < r->nprocs; i++) {
+		struct session_proc *p = &r->procs[i];
+
+		if (p->go_fd < 0)
+			continue;
+		/* 8 bytes fit a pipe's buffer: never blocks.  A gate that
+		 * failed or exited has gone away: nothing to tell it. */
+		if (p->gstate == 1 &&
+		    write(p->go_fd, &real, sizeof(real)) != sizeof(real))
+			node_log("step %s: process %u did not take the start", r->step, i);
+		close(p->go_fd);
+		p->go_fd = -1;
+	}
+	cJSON_ArrayForEach(pv, r->later) {
+		if (r->nprocs == SESSION_MAX_PROCS)
+			return -E2BIG;
+		rc = session_proc_spawn(&r->procs[r->nprocs], pv, start_at, 0);
+		if (rc != 0)
+			return rc;
+		r->nprocs++;
+	}
+	session_step_deadline(r, start_at);
+	node_log("step %s: prepared, start in %.1f ms", r->step,
+		 (double)(start_at - node_clock()) / 1e6);
 	node_status("running step %s", r->step);
 	return 0;
 }
@@ -251,12 +386,25 @@ static void session_step_poll(struct session_step *r)
 	for (i = 0; i < r->nprocs; i++) {
 		struct session_proc *p = &r->procs[i];
 
-		if (p->wake_fd >= 0) {
+		if (p->wake_fd >= 0 && p->gated && p->gstate == 0) {
+			char st;
+			ssize_t n = read(p->wake_fd, &st, 1);
+
+			if (n == 1 || n == 0)
+				p->gstate = n == 1 && st == 'R' ? 1 : -1;
+			if (n == 0) {
+				close(p->wake_fd);
+				p->wake_fd = -1;
+			}
+		}
+		if (p->wake_fd >= 0 && (!p->gated || p->gstate == 1)) {
 			int64_t t;
 			ssize_t n = read(p->wake_fd, &t, sizeof(t));
 
+			/* A gated workload reports its real time. */
 			if (n == sizeof(t))
-				p->launched_ns = t;
+				p->launched_ns = p->gated ? t + node_clock() -
+						 (int64_t)util_real_ns() : t;
 			if (n == sizeof(t) || n == 0) {
 				close(p->wake_fd);
 				p->wake_fd = -1;
@@ -273,6 +421,8 @@ static int session_step_finished(const struct session_step *r)
 {
 	unsigned i;
 
+	if (!r->started)
+		return 0;
 	for (i = 0; i < r->nprocs; i++)
 		if (!r->procs[i].exited || r->procs[i].out_fd >= 0)
 			return 0;
@@ -555,6 +705,17 @@ static int session_handle(struct session *s, const char *line, size_t len)
 	case CTL_RUN:
 		rc = session_on_run(s, &m);
 		break;
+	case CTL_START:
+		if (!s->run.active || strcmp(s->run.step, m.step) != 0 ||
+		    !s->run.prepare || s->run.started) {
+			node_log("start of step %s ignored (not prepared here)", m.step);
+			break;
+		}
+		if (session_step_go(&s->run, m.start_at) != 0) {
+			node_log("step %s: cannot start the others: killing it", m.step);
+			session_step_kill(&s->run);
+		}
+		break;
 	case CTL_ABORT:
 		if (s->run.active && strcmp(s->run.step, m.step) == 0) {
 			node_log("step %s aborted by the controller", m.step);
@@ -696,6 +857,40 @@ static int session_read_ctl(struct session *s)
 	return rc;
 }
 
+/* A prepared step whose every gated process said ready or failed (or
+ * ended) tells the controller once, with how many of each.  Returns 0 or
+ * the send's error. */
+static int session_check_prepared(struct session *s)
+{
+	struct session_step *r = &s->run;
+	unsigned i, ready = 0, failed = 0;
+	cJSON *m;
+	int rc;
+
+	if (!r->prepare || r->prepared_sent || r->started)
+		return 0;
+	for (i = 0; i < r->nprocs; i++) {
+		const struct session_proc *p = &r->procs[i];
+
+		if (p->gstate == 0 && !p->exited)
+			return 0;
+		ready += p->gstate == 1 && !p->exited;
+		failed += p->gstate != 1 || p->exited;
+	}
+	r->prepared_sent = 1;
+	node_log("step %s: prepared: %u ready, %u failed", r->step, ready,
+		 failed);
+	m = ctl_msg_new(CTL_PREPARED);
+	if (!m)
+		return 0;
+	cJSON_AddStringToObject(m, "step", r->step);
+	cJSON_AddNumberToObject(m, "ready", ready);
+	cJSON_AddNumberToObject(m, "failed", failed);
+	rc = ctl_conn_send(&s->c, m);
+	cJSON_Delete(m);
+	return rc;
+}
+
 /* Kills a step over its time; sends the result of a finished one.
  * Returns rc, or the send's error. */
 static int session_check_step(struct session *s, int rc)
@@ -703,11 +898,14 @@ static int session_check_step(struct session *s, int rc)
 	cJSON *r;
 
 	session_step_poll(&s->run);
+	if (rc == 0)
+		rc = session_check_prepared(s);
 	if (!session_step_finished(&s->run) &&
 	    util_mono_ns() > s->run.deadline_mono) {
 		node_log("step %s: over its time, killing it", s->run.step);
 		session_step_kill(&s->run);
 		session_step_poll(&s->run);
+		s->run.started = 1;
 	}
 	if (!session_step_finished(&s->run))
 		return rc;

@@ -905,6 +905,13 @@ static int smtp_run_threads(struct smtp_run *run, const struct smtp_args *a)
 	thr = calloc(run->threads, sizeof(*thr));
 	if (!thr)
 		return -ENOMEM;
+	/* Started by an agent: at the controller's start (loadgen.h). */
+	rc = lg_gate(1);
+	if (rc != 0) {
+		util_err("smtp", -rc, "prepare gate: %s", rc == -ETIME ? "prepared after the start" : strerror(-rc));
+		free(thr);
+		return rc;
+	}
 	real0 = util_real_ns();
 	run->start_ns = util_mono_ns();
 	for (i = 0; i < run->threads && rc == 0; i++)

@@ -840,14 +840,29 @@ static int sql_thr_setup(struct sql_run *run, struct sql_thr *t, unsigned i,
 
 /* Starts the measured interval once every connection is set up, or after
  * one timeout (unreachable servers are then counted, not waited for);
- * with failed set, at once and empty.  Returns the wall clock then. */
-static uint64_t sql_go(struct sql_run *run, int failed)
+ * with failed set, at once and empty.  Started by an agent (loadgen.h's
+ * gate), every connection must be set up within the prepare budget and
+ * the interval starts at the controller's start, the same on every
+ * client; a set-up that does not finish fails the run (*gate_rc).
+ * Returns the wall clock then. */
+static uint64_t sql_go(struct sql_run *run, int failed, int *gate_rc)
 {
-	uint64_t deadline = util_mono_ns() + run->timeout_ns, real0;
+	uint64_t deadline = util_mono_ns() +
+			    lg_gate_budget_ns(run->timeout_ns), real0;
+	unsigned done;
 
 	while (!failed && atomic_load(&run->setup_done) < run->conns &&
 	       util_mono_ns() < deadline)
 		usleep(2000);
+	done = atomic_load(&run->setup_done);
+	if (lg_gate_active()) {
+		*gate_rc = lg_gate(!failed && done >= run->conns);
+		if (*gate_rc == -ECANCELED && !failed)
+			util_err("sql", ETIMEDOUT, "prepare: %u of %u connections set up within %.0f s", done, run->conns, (double)lg_gate_budget_ns(0) / 1e9);
+		else if (*gate_rc != 0 && !failed)
+			util_err("sql", -*gate_rc, "prepare gate: %s", *gate_rc == -ETIME ? "prepared after the start" : strerror(-*gate_rc));
+		failed |= *gate_rc != 0;
+	}
 	real0 = util_real_ns();
 	run->start_ns = util_mono_ns();
 	run->end_ns = run->start_ns + (failed ? 0 : run->duration_ns);
@@ -881,7 +896,7 @@ static int sql_run_conns(struct sql_run *run, int json)
 	struct sql_stats *tot;
 	uint64_t real0;
 	unsigned i, k = 0, nthr;
-	int rc = 0;
+	int rc = 0, gate_rc = 0;
 
 	tot = calloc(1, sizeof(*tot));
 	nthr = SQL_NONBLOCK ? run->threads : run->conns;
@@ -906,14 +921,19 @@ static int sql_run_conns(struct sql_run *run, int json)
 				      sql_thr_main);
 	if (rc != 0)
 		rc = util_err("sql", ENOMEM, "cannot set up %u connections", run->conns);
-	real0 = sql_go(run, rc != 0);
+	real0 = sql_go(run, rc != 0, &gate_rc);
 	lg_threads_join(&lt);
 	for (i = 0; i < nthr; i++)
 		sql_thr_merge(tot, &thr[i]);
+	/* Not prepared: the record says how far it got (setup_statements,
+	 * no statement measured) and the exit status that it failed. */
+	tot->err[SQL_E_PREPARE] += gate_rc != 0;
 	if (rc == 0)
 		sql_report(run, tot, tot->end_at > run->start_ns ?
 			   (double)(tot->end_at - run->start_ns) / 1e9 : 0,
 			   real0, json);
+	if (rc == 0 && gate_rc != 0)
+		rc = gate_rc;
 out:
 	free(thr);
 	free(tot);

@@ -10,7 +10,7 @@
 #include "util.h"
 
 const char *const sql_err_names[SQL_E_N] = {
-	"connect", "query", "lost", "timeout", "client",
+	"connect", "query", "lost", "timeout", "client", "prepare",
 };
 
 int sql_err_class(unsigned errnum, uint64_t elapsed_ns, uint64_t timeout_ns)

@@ -14,11 +14,13 @@ enum sql_err {
 	SQL_E_LOST,		/* the connection broke (2006, 2013, ...) */
 	SQL_E_TIMEOUT,		/* no answer within --timeout */
 	SQL_E_CLIENT,		/* any other client-side error (2xxx) */
+	SQL_E_PREPARE,		/* behind an agent's gate: the process did
+				 * not prepare in time (loadgen.h) */
 	SQL_E_N,
 };
 
 /* Names of the classes ("connect", "query", "lost", "timeout",
- * "client"). */
+ * "client", "prepare"). */
 extern const char *const sql_err_names[SQL_E_N];
 
 /* Class of the error now set on a connection: errnum is mysql_errno(),
