@@ -794,8 +794,8 @@ static int collect_catchup(struct collect_srv *s)
 
 	rc = store_ids(s->store, &ids, &n, err, sizeof(err));
 	if (rc != 0) {
-		collect_log("%s; indexing retried in %.3g s", err,
-			    (double)s->retry_ns / 1e9);
+		collect_log("%s%s", err, rc == -EPROTO ? "" :
+			    "; indexing retried later");
 		return rc;
 	}
 	nt = collect_missing(s, ids, n, &todo);
@@ -1344,6 +1344,71 @@ static int collect_reindex(struct collect_srv *s)
 	return rc ? 1 : 0;
 }
 
+/* The server: slots, the socket, the index's first catch-up, the loop
+ * until a signal.  Returns the exit status. */
+static int collect_serve(struct collect_srv *s, struct collect_opts *o)
+{
+	struct sigaction sa = { .sa_handler = collect_on_signal };
+	int i, lfd, rc = 1;
+
+	/* One address may hold a quarter of the slots by default: a lab's
+	 * controllers each send one upload at a time. */
+	if (!s->max_per_peer)
+		s->max_per_peer = s->max_conns / 4 ? s->max_conns / 4 : 1;
+	/* Bodies held at once: a few uploads of the largest size. */
+	s->max_inflight = 4 * (size_t)s->max_size;
+	s->conns = calloc((size_t)s->max_conns, sizeof(*s->conns));
+	if (!s->conns) {
+		util_err("collect", ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < s->max_conns; i++)
+		s->conns[i].fd = -1;
+	lfd = ctl_listen(o->host, o->port);
+	if (lfd < 0) {
+		util_err("collect", -lfd, "listen on %s: %s", o->listen,
+			 strerror(-lfd));
+		goto out;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	collect_log("storing results in %s, listening on %s%s; at most %d connections, %d per address, %.3g s per request",
+		    s->dir, o->listen, s->token ? " (token required)" :
+		    o->loopback ? " (no token: this host only)" :
+		    " (no token: anyone who reaches it may upload)",
+		    s->max_conns, s->max_per_peer, (double)s->timeout_ns / 1e9);
+	if (s->store) {
+		collect_log("indexing into MariaDB/MySQL %s:%u/%s as %s; regressions against the last %d comparable runs beyond %.3g %%",
+			    o->url.host, o->url.port, o->url.db, o->url.user,
+			    s->window, s->threshold);
+		rc = collect_catchup(s);
+		if (rc == -EPROTO) {
+			rc = 1;
+			goto out_fd;
+		}
+		s->pending = rc != 0;
+		s->next_catchup = util_mono_ns() + s->retry_ns;
+	}
+	collect_loop(s, lfd);
+	collect_log("stopping: %llu stored, %llu duplicates, %llu rejected, %llu timed out, %llu refused busy",
+		    (unsigned long long)s->stored,
+		    (unsigned long long)s->duplicates,
+		    (unsigned long long)s->rejected,
+		    (unsigned long long)s->timeouts,
+		    (unsigned long long)s->busy);
+	if (s->store)
+		collect_log("index: %llu results indexed%s",
+			    (unsigned long long)s->indexed, s->pending ?
+			    "; some wait for the database (indexed at the next start)" : "");
+	rc = 0;
+out_fd:
+	close(lfd);
+out:
+	free(s->conns);
+	return rc;
+}
+
 int collect_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1368,9 +1433,8 @@ int collect_main(int argc, char **argv)
 	struct collect_srv s = { .max_size = 64ll << 20, .max_conns = 64,
 				 .timeout_ns = 10000000000ull, .window = 5,
 				 .threshold = 5, .retry_ns = 30000000000ull };
-	struct sigaction sa = { .sa_handler = collect_on_signal };
 	struct collect_opts o = { 0 };
-	int c, i, lfd, rc;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == 'h') {
@@ -1393,56 +1457,7 @@ int collect_main(int argc, char **argv)
 		store_free(s.store);
 		return rc;
 	}
-	/* One address may hold a quarter of the slots by default: a lab's
-	 * controllers each send one upload at a time. */
-	if (!s.max_per_peer)
-		s.max_per_peer = s.max_conns / 4 ? s.max_conns / 4 : 1;
-	/* Bodies held at once: a few uploads of the largest size. */
-	s.max_inflight = 4 * (size_t)s.max_size;
-	s.conns = calloc((size_t)s.max_conns, sizeof(*s.conns));
-	if (!s.conns) {
-		util_err("collect", ENOMEM, "out of memory");
-		store_free(s.store);
-		return 1;
-	}
-	for (i = 0; i < s.max_conns; i++)
-		s.conns[i].fd = -1;
-	lfd = ctl_listen(o.host, o.port);
-	if (lfd < 0) {
-		util_err("collect", -lfd, "listen on %s: %s", o.listen,
-			 strerror(-lfd));
-		free(s.conns);
-		store_free(s.store);
-		return 1;
-	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	collect_log("storing results in %s, listening on %s%s; at most %d connections, %d per address, %.3g s per request",
-		    s.dir, o.listen, s.token ? " (token required)" :
-		    o.loopback ? " (no token: this host only)" :
-		    " (no token: anyone who reaches it may upload)",
-		    s.max_conns, s.max_per_peer, (double)s.timeout_ns / 1e9);
-	if (s.store) {
-		collect_log("indexing into MariaDB/MySQL %s:%u/%s as %s; regressions against the last %d comparable runs beyond %.3g %%",
-			    o.url.host, o.url.port, o.url.db, o.url.user,
-			    s.window, s.threshold);
-		s.pending = collect_catchup(&s) != 0;
-		s.next_catchup = util_mono_ns() + s.retry_ns;
-	}
-	collect_loop(&s, lfd);
-	collect_log("stopping: %llu stored, %llu duplicates, %llu rejected, %llu timed out, %llu refused busy",
-		    (unsigned long long)s.stored,
-		    (unsigned long long)s.duplicates,
-		    (unsigned long long)s.rejected,
-		    (unsigned long long)s.timeouts,
-		    (unsigned long long)s.busy);
-	if (s.store)
-		collect_log("index: %llu results indexed%s",
-			    (unsigned long long)s.indexed, s.pending ?
-			    "; some wait for the database (indexed at the next start)" : "");
-	close(lfd);
-	free(s.conns);
+	rc = collect_serve(&s, &o);
 	store_free(s.store);
-	return 0;
+	return rc;
 }

@@ -147,12 +147,80 @@ int store_parse_url(const char *url, struct store_url *u, char *err,
 
 /* --- statements --------------------------------------------------------- */
 
+/* Statements kept prepared on the connection, by their SQL's address
+ * (every statement is a literal): an index is a few hundred executions
+ * of a dozen statements, and a prepare is a round trip of its own. */
+#define STORE_STMTS 24
+
 struct store {
 	struct store_url url;
 	unsigned timeout_s;
 	MYSQL *m;		/* NULL: not connected */
 	unsigned long truncated;	/* strings cut to their column */
+	struct {
+		const char *sql;
+		MYSQL_STMT *s;
+	} stmt[STORE_STMTS];
 };
+
+/* Closes the statements and the connection. */
+static void store_disconnect(struct store *st)
+{
+	int i;
+
+	for (i = 0; i < STORE_STMTS; i++) {
+		if (st->stmt[i].s)
+			mysql_stmt_close(st->stmt[i].s);
+		st->stmt[i].s = NULL;
+		st->stmt[i].sql = NULL;
+	}
+	if (st->m)
+		mysql_close(st->m);
+	st->m = NULL;
+}
+
+/* sql's statement, prepared: the kept one, or a new one (kept in a free
+ * slot: *kept says so).  NULL when out of memory; a statement whose
+ * prepare failed (its error set) is returned unkept. */
+static MYSQL_STMT *store_prepare(struct store *st, const char *sql,
+				 int *kept)
+{
+	MYSQL_STMT *s;
+	int i, slot = -1;
+
+	*kept = 1;
+	for (i = 0; i < STORE_STMTS; i++) {
+		if (st->stmt[i].sql == sql)
+			return st->stmt[i].s;
+		if (!st->stmt[i].s && slot < 0)
+			slot = i;
+	}
+	*kept = 0;
+	s = mysql_stmt_init(st->m);
+	if (!s || mysql_stmt_prepare(s, sql, strlen(sql)) != 0 || slot < 0)
+		return s;
+	st->stmt[slot].sql = sql;
+	st->stmt[slot].s = s;
+	*kept = 1;
+	return s;
+}
+
+/* Gives s back: a kept statement stays prepared unless it failed (then
+ * it is dropped: the connection may be gone with it). */
+static void store_release(struct store *st, MYSQL_STMT *s, int kept,
+			  int failed)
+{
+	int i;
+
+	if (kept && !failed) {
+		mysql_stmt_free_result(s);
+		return;
+	}
+	for (i = 0; kept && i < STORE_STMTS; i++)
+		if (st->stmt[i].s == s)
+			st->stmt[i].s = NULL, st->stmt[i].sql = NULL;
+	mysql_stmt_close(s);
+}
 
 /* A bound value or a fetched column. */
 enum { SV_NULL, SV_STR, SV_INT, SV_DBL };
@@ -220,10 +288,8 @@ static int store_sqlerr(struct store *st, unsigned no, const char *msg,
 	int io = no >= 2000 || no == 1205 || no == 1213 || no == 0;
 
 	util_fail(err, errlen, 0, "database: %s: %s (%u)", what, msg, no);
-	if (io && st->m) {
-		mysql_close(st->m);
-		st->m = NULL;
-	}
+	if (io)
+		store_disconnect(st);
 	return io ? -EIO : -EINVAL;
 }
 
@@ -292,17 +358,16 @@ static int store_run(struct store *st, const char *sql,
 	MYSQL_BIND pb[24], cb[12];
 	char *bufs[24] = { 0 };
 	MYSQL_STMT *s;
-	int i, rc = 0, f;
+	int i, rc = 0, f = 0, kept, failed = 0;
 
 	if (!st->m || n > 24 || nc > 12)
 		return util_fail(err, errlen, -EIO, "database: not connected");
 	memset(pb, 0, sizeof(pb));
 	memset(cb, 0, sizeof(cb));
-	s = mysql_stmt_init(st->m);
+	s = store_prepare(st, sql, &kept);
 	if (!s)
-		return store_sqlerr(st, mysql_errno(st->m),
-				    mysql_error(st->m), "prepare", err, errlen);
-	if (mysql_stmt_prepare(s, sql, strlen(sql)) != 0 ||
+		return util_fail(err, errlen, -ENOMEM, "out of memory");
+	if (mysql_stmt_errno(s) != 0 ||
 	    mysql_stmt_param_count(s) != (unsigned long)n)
 		goto fail;
 	rc = store_bind_params(st, v, n, pb, bufs);
@@ -324,11 +389,13 @@ static int store_run(struct store *st, const char *sql,
 		goto fail;
 	goto out;
 fail:
+	failed = 1;
 	rc = rc == -ENOMEM ? util_fail(err, errlen, rc, "out of memory") :
 		store_sqlerr(st, mysql_stmt_errno(s), mysql_stmt_error(s),
 			     sql, err, errlen);
 out:
-	mysql_stmt_close(s);
+	if (st->m || !kept)
+		store_release(st, s, kept, failed);
 	for (i = 0; i < n; i++)
 		free(bufs[i]);
 	return rc;
@@ -490,8 +557,7 @@ int store_connect(struct store *st, char *err, size_t errlen)
 
 	if (st->m && mysql_ping(st->m) == 0)
 		return 0;
-	if (st->m)
-		mysql_close(st->m);
+	store_disconnect(st);
 	st->m = sql_connect(&tg, err, errlen, &cls);
 	if (!st->m)
 		return -EIO;
@@ -504,10 +570,8 @@ int store_connect(struct store *st, char *err, size_t errlen)
 		return store_sqlerr(st, mysql_errno(st->m),
 				    mysql_error(st->m), "session", err, errlen);
 	rc = store_migrate(st, err, errlen);
-	if (rc != 0 && st->m) {
-		mysql_close(st->m);
-		st->m = NULL;
-	}
+	if (rc != 0)
+		store_disconnect(st);
 	return rc;
 }
 
@@ -515,8 +579,7 @@ void store_free(struct store *st)
 {
 	if (!st)
 		return;
-	if (st->m)
-		mysql_close(st->m);
+	store_disconnect(st);
 	memset(st->url.pass, 0, sizeof(st->url.pass));
 	free(st);
 }

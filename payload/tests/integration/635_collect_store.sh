@@ -1,0 +1,148 @@
+#!/bin/sh
+# 635_collect_store.sh: `benchboot collect --db` against a private MariaDB:
+# an upload indexed (rows per table as the document has them), a
+# duplicate changing nothing, the database killed during an upload and
+# back (the file stored at once, its rows caught up), --reindex giving
+# the same rows, a regression injected into a synthetic series reported
+# once and its noise not at all, a newer schema refused.
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+if [ -n "${TARGET_RUN:-}" ]; then
+	echo "1..0 # SKIP arch-independent (the store's SQL): runs for the host ARCH only"
+	exit 0
+fi
+. "$(dirname "$0")/../lib/servers.sh"
+trap servers_stop EXIT
+BB=$BENCHBOOT
+FIX=$TOP/payload/tests/fixtures/results
+
+if ! mariadb_start; then
+	not_ok "mariadb starts"
+	tap_done
+	exit
+fi
+M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B bench"
+count() { $M -e "SELECT COUNT(*) FROM $1 ${2:-}"; }
+# runs N: the index holds N runs (it follows the 201 by a moment).
+runs() { [ "$(count bb_runs)" = "$1" ]; }
+D=$RUN_DIR/store
+mkdir -p "$D"
+echo bench >"$RUN_DIR/pw"
+DB="--db mysql://bench@127.0.0.1:$MARIADB_PORT/bench --db-password-file $RUN_DIR/pw"
+PORT=$(free_port)
+U=http://127.0.0.1:$PORT
+$BB collect --dir "$D" --listen 127.0.0.1:$PORT $DB --db-retry 1s \
+	>"$RUN_DIR/console" 2>"$RUN_DIR/log" &
+SERVER_PIDS="$SERVER_PIDS $!"
+check "collector up" wait_for 10 curl -s -o /dev/null $U/
+put() {
+	curl -s -o /dev/null -w '%{http_code}' -X PUT --data-binary @"$1" \
+		"$U/results/$(jq -r .id "$1").json"
+}
+A=$FIX/run-a.json
+ida=$(jq -r .id "$A")
+
+# --- one upload, its rows -------------------------------------------------
+check_eq "upload: 201" "$(put "$A")" 201
+check "indexed within 5 s" wait_for 5 runs 1
+check_eq "schema version 1 recorded" "$($M -e \
+	'SELECT GROUP_CONCAT(version) FROM bb_schema')" 1
+check_eq "one run row, no error" "$(count bb_runs 'WHERE error IS NULL')" 1
+check_eq "its suite, version and created" "$($M -e "SELECT CONCAT_WS(' ',
+	suite, suite_version, created) FROM bb_runs")" \
+	"report 2 $(jq -r '.created | sub("T"; " ") | sub("Z"; "")' "$A")"
+check_eq "a host row per environment.hosts[]" "$(count bb_hosts)" \
+	"$(jq '.environment.hosts | length' "$A")"
+check_eq "hosts keep their facts as JSON" "$($M -e "SELECT JSON_VALUE(facts,
+	'$.kernel') FROM bb_hosts WHERE idx = 1")" \
+	"$(jq -r '.environment.hosts[1].kernel' "$A")"
+check_eq "a step row per steps[]" "$(count bb_steps)" \
+	"$(jq '.steps | length' "$A")"
+check_eq "a repeat row per repeat and workload" "$(count bb_repeats)" \
+	"$(jq '[.steps[].repeats[].merged | length] | add' "$A")"
+check_eq "step 0's throughput mean as the document's" "$($M -e "SELECT
+	ROUND(mean, 3) FROM bb_figures WHERE step_idx = 0 AND figure = 'thr'")" \
+	"$(jq '.steps[0].stats.http.requests_per_s.mean * 1000 | round / 1000' "$A")"
+check_eq "step 0's sampler and probe summary kept" "$(count bb_steps \
+	'WHERE idx = 0 AND sm_intervals > 0 AND probe_seconds > 0')" 1
+
+# --- the same upload again ----------------------------------------------------
+before=$(count bb_repeats)
+check_eq "duplicate upload: 200" "$(put "$A")" 200
+check_eq "still one run, the same repeats" "$(count bb_runs) $(count \
+	bb_repeats)" "1 $before"
+
+# --- the database down during an upload, then back ------------------------------
+kill -9 "$MARIADB_PID"
+wait "$MARIADB_PID" 2>/dev/null
+check_eq "database down: the upload is still stored (201)" \
+	"$(put "$FIX/run-b.json")" 201
+check "its file is there" test -s "$D/$(jq -r .id "$FIX/run-b.json").json"
+check "the log says it waits for the database" \
+	grep -q "not indexed now" "$RUN_DIR/log"
+check "mariadb back on its datadir" mariadb_run
+check "caught up within 10 s: two runs indexed" wait_for 10 runs 2
+
+# --- a synthetic series: noise, then a regression -------------------------------
+# synth N FACTOR: run-a's first two steps as suite "synth", day N,
+# http-static/c2's throughput 50000 x FACTOR with a +-3 % confidence
+# interval.
+jq -c '.steps |= .[0:2]' "$A" >"$RUN_DIR/base.json"
+synth() {
+	jq -c --arg id "synth-$1" --arg c "2026-12-1$1T10:00:00Z" --argjson f "$2" '
+		.id = $id | .created = $c | .suite.name = "synth" |
+		(.steps[] | select(.name == "http-static/c2") |
+		 .stats.http.requests_per_s) |= (.mean = 50000 * $f |
+		 .median = 50000 * $f | .ci95 = [48500 * $f, 51500 * $f] |
+		 .min = 48000 * $f | .max = 52000 * $f)' "$RUN_DIR/base.json" \
+		>"$RUN_DIR/synth-$1.json"
+	put "$RUN_DIR/synth-$1.json"
+}
+codes=
+for nf in 1:1 2:1.01 3:0.99 4:1.02 5:0.985 6:0.7 7:0.71; do
+	codes="$codes$(synth "${nf%%:*}" "${nf#*:}") "
+done
+check_eq "seven synthetic runs stored" "$codes" \
+	"201 201 201 201 201 201 201 "
+check "all nine indexed" wait_for 5 runs 9
+check_eq "the injected regression is reported on the console, once" \
+	"$(grep -c 'REGRESSION synth-' "$RUN_DIR/console")" 1
+check "it names run 6, the step, the figure and the change" grep -q \
+	'REGRESSION synth-6 http-static/c2 http throughput/s: .* (-3[01]\.[0-9] %) against the mean of 5 previous' \
+	"$RUN_DIR/console"
+check "the log has it too" grep -q "REGRESSION synth-6" "$RUN_DIR/log"
+check_eq "the noise (runs 1-5, +-2 %) and run 7 report nothing" \
+	"$(grep -c 'synth-[1-57] ' "$RUN_DIR/console")" 0
+check_eq "bb_regressions holds the one row" "$($M -e "SELECT CONCAT_WS(' ',
+	run_id, step, figure, worse) FROM bb_regressions")" \
+	"synth-6 http-static/c2 thr 1"
+
+# --- reindex from the files ---------------------------------------------------------
+dump() {
+	for t in bb_hosts bb_steps bb_workloads bb_figures bb_repeats \
+		bb_regressions; do
+		$M -e "SELECT * FROM $t ORDER BY 1, 2, 3, 4"
+	done
+	$M -e "SELECT id, created, suite, suite_version, controller,
+		tool_version, lab, keyed, server, hosts_class, image_digest,
+		partial, file, bytes, error FROM bb_runs ORDER BY id"
+}
+dump >"$RUN_DIR/before"
+$BB collect --dir "$D" $DB --reindex 2>"$RUN_DIR/reindex.log" \
+	>"$RUN_DIR/reindex.out"
+check_eq "--reindex exits 0" "$?" 0
+check "it indexed the nine files" grep -q "9 results indexed" \
+	"$RUN_DIR/reindex.log"
+dump >"$RUN_DIR/after"
+check "the same rows after --reindex ($(wc -l <"$RUN_DIR/after") lines)" \
+	cmp -s "$RUN_DIR/before" "$RUN_DIR/after"
+
+# --- refusals ---------------------------------------------------------------------------
+$BB collect --dir "$D" --db "mysql://bench@127.0.0.1:0/bench" --reindex \
+	2>"$RUN_DIR/bad.log"
+check_eq "a bad --db URL: usage error" "$?" 2
+$M -e "INSERT INTO bb_schema VALUES (99, UTC_TIMESTAMP())"
+$BB collect --dir "$D" $DB --reindex 2>"$RUN_DIR/newer.log"
+check_eq "a newer schema: exit 1" "$?" 1
+check "saying so" grep -q "schema version 99 is newer" "$RUN_DIR/newer.log"
+tap_done
