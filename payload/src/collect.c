@@ -604,7 +604,7 @@ static void collect_changes(const struct store_changes *ch)
 		const struct store_change *c = &ch->c[i];
 		char line[400];
 
-		snprintf(line, sizeof(line), "%s %s %s %s %s: %.4g -> %.4g (%+.1f %%) against the mean of %d previous comparable run%s",
+		snprintf(line, sizeof(line), "%s %s %s %s %s: %.6g -> %.6g (%+.1f %%) against the mean of %d previous comparable run%s",
 			 c->worse ? "REGRESSION" : "improvement", ch->run,
 			 c->step, c->wl, c->figure[0] == 't' ?
 			 "throughput/s" : "p99 ns", c->base, c->now, c->pct,
