@@ -1,9 +1,15 @@
-/* test_loadgen.c: open-loop pacing, shares, the record header and the
- * duration formatting that the load generators share. */
+/* test_loadgen.c: open-loop pacing, shares, the record header, the
+ * duration formatting and the prepare gate the load generators share. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "loadgen.h"
 #include "tap.h"
+#include "util.h"
 
 static void test_share(void)
 {
@@ -131,8 +137,73 @@ static void test_fmt(void)
 			   cases[i].want, cases[i].want);
 }
 
+/* The prepare gate as an agent drives it: two pipes in BENCHBOOT_GATE,
+ * the start time written (or not) before the workload reaches it. */
+static void test_gate(void)
+{
+	static const struct {
+		const char *name;
+		int ok;		/* what the workload reports */
+		int go;		/* start: 1 now + 30 ms, -1 1 s ago, 0 EOF */
+		int want;	/* lg_gate()'s return */
+		char st;	/* the byte the agent reads */
+	} c[] = {
+		{ "prepared, start ahead: sleeps to it", 1, 1, 0, 'R' },
+		{ "not prepared: cancelled, says F", 0, 1, -ECANCELED, 'F' },
+		{ "start 1 s gone: too late", 1, -1, -ETIME, 'R' },
+		{ "gate closed (aborted): cancelled", 1, 0, -ECANCELED, 'R' },
+	};
+	size_t i;
+
+	unsetenv("BENCHBOOT_GATE");
+	tap_ok(!lg_gate_active() && lg_gate(1) == 0 &&
+	       lg_gate_budget_ns(7) == 7,
+	       "gate: run by hand it is open (no wait, default budget)");
+	setenv("BENCHBOOT_GATE", "x", 1);
+	tap_ok(!lg_gate_active() && lg_gate(1) == 0,
+	       "gate: a malformed BENCHBOOT_GATE is no gate");
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int go[2], ready[2], rc;
+		char env[64], st = 0;
+		int64_t at = 0, woke = 0, now;
+		uint64_t t0;
+
+		if (pipe(go) != 0 || pipe(ready) != 0) {
+			tap_ok(0, "gate: pipes");
+			return;
+		}
+		snprintf(env, sizeof(env), "%d,%d,2500", go[0], ready[1]);
+		setenv("BENCHBOOT_GATE", env, 1);
+		now = (int64_t)util_real_ns();
+		at = c[i].go > 0 ? now + 30000000 : now - 1000000000;
+		if (c[i].go != 0 &&
+		    write(go[1], &at, sizeof(at)) != sizeof(at))
+			tap_ok(0, "gate: write");
+		close(go[1]);
+		tap_ok(lg_gate_active() &&
+		       lg_gate_budget_ns(0) == 2500000000ull,
+		       "gate: %s: active, budget 2.5 s", c[i].name);
+		t0 = util_mono_ns();
+		rc = lg_gate(c[i].ok);
+		TAP_EQ_INT(rc, c[i].want, c[i].name);
+		tap_ok(read(ready[0], &st, 1) == 1 && st == c[i].st,
+		       "gate: %s: the agent reads '%c'", c[i].name, c[i].st);
+		if (c[i].want == 0) {
+			tap_ok(read(ready[0], &woke, sizeof(woke)) ==
+			       sizeof(woke) && woke >= at &&
+			       util_mono_ns() - t0 >= 25000000,
+			       "gate: woke at the start, said when");
+		}
+		tap_ok(!lg_gate_active(), "gate: %s: used once", c[i].name);
+		close(go[0]);
+		close(ready[0]);
+		close(ready[1]);
+	}
+}
+
 int main(void)
 {
+	test_gate();
 	test_share();
 	test_pace();
 	test_pace_at();
