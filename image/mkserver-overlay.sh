@@ -76,6 +76,7 @@ install -D -m 0644 "$conf/postfix-main.cf" "$root/etc/postfix/main.cf"
 install -D -m 0644 "$conf/postfix-master.cf" "$root/etc/postfix/master.cf"
 install -D -m 0755 "$conf/server-start" "$root/usr/lib/benchboot/server-start"
 install -D -m 0755 "$conf/server-relay" "$root/usr/lib/benchboot/server-relay"
+install -D -m 0755 "$conf/server-reset" "$root/usr/lib/benchboot/server-reset"
 for f in passwd group bench.sql; do
 	install -D -m 0644 "$conf/$f" "$root/usr/lib/benchboot/server/$f"
 done

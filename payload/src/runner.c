@@ -1452,6 +1452,48 @@ static void runner_note_skip(struct runner *r, cJSON *so, const cJSON *ro)
 	cJSON_AddStringToObject(so, "skipped", w ? w : "");
 }
 
+/* The server back to one state before every step (mail queue and
+ * maildirs emptied, leftover tables dropped): a controller on the image's
+ * server runs its server-reset (BENCHBOOT_SERVER_RESET overrides the
+ * path) and keeps each line it printed in so's "server_reset"; elsewhere
+ * that says why it was not reset. */
+static void runner_reset(struct runner *r, cJSON *so)
+{
+	const char *cmd = getenv("BENCHBOOT_SERVER_RESET");
+	cJSON *rs = cJSON_AddObjectToObject(so, "server_reset"), *done;
+	char line[512];
+	FILE *f;
+	int st, n = 0;
+
+	if (!cmd || !*cmd)
+		cmd = RUNNER_SERVER_RESET;
+	if (!r->o->local_server) {
+		cJSON_AddStringToObject(rs, "not_reset", r->o->target ? "the server under test has no benchboot agent (--target): it could not be reset" : "the controller is not on the server: only a controller on the image's server resets it");
+		return;
+	}
+	if (access(cmd, X_OK) != 0) {
+		cJSON_AddStringToObject(rs, "not_reset", "no server-reset on this server (not the image's server stack)");
+		return;
+	}
+	snprintf(line, sizeof(line), "exec '%s' 2>&1", cmd);
+	f = popen(line, "r");
+	if (!f) {
+		cJSON_AddStringToObject(rs, "not_reset", strerror(errno));
+		return;
+	}
+	cJSON_AddStringToObject(rs, "by", cmd);
+	done = cJSON_AddArrayToObject(rs, "done");
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] && n++ < 16)
+			cJSON_AddItemToArray(done, cJSON_CreateString(line));
+	}
+	st = pclose(f);
+	cJSON_AddBoolToObject(rs, "ok", st == 0);
+	if (st != 0)
+		runner_event(r, "server_reset_failed", NULL, r->cur_step);
+}
+
 /* One step at one concurrency: R repeats, then statistics over the
  * complete ones. */
 static void runner_step(struct runner *r, const struct suite_step *st,
@@ -1466,6 +1508,8 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 
 	result_merge_init(&all);
 	so = runner_step_open(st, conc, steps, name, sizeof(name));
+	snprintf(r->cur_step, sizeof(r->cur_step), "%s", name);
+	runner_reset(r, so);
 	reps = cJSON_GetObjectItemCaseSensitive(so, "repeats");
 	for (rep = 1; rep <= st->repeats && !*r->stop; rep++) {
 		snprintf(r->cur_step, sizeof(r->cur_step), "%s/r%u", name, rep);

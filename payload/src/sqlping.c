@@ -12,13 +12,15 @@ static void sqlping_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: benchboot sql-ping [--host H] [--port P] [--socket PATH] [--user U]\n"
-		"                          [--password PW] [--db DB] [--timeout SECONDS]\n");
+		"                          [--password PW] [--db DB] [--timeout SECONDS]\n"
+		"                          [--drop-tables]\n");
 }
 
 /* Where and as whom to connect. */
 struct sqlping_opts {
 	const char *host, *sock, *user, *pw, *db;
 	uint64_t port, timeout;
+	int drop;		/* --drop-tables */
 };
 
 /* Parses argv into o.  Returns -1 to go on, else the exit status. */
@@ -32,6 +34,7 @@ static int sqlping_parse_opts(int argc, char **argv, struct sqlping_opts *o)
 		{ "password", required_argument, NULL, 'p' },
 		{ "db", required_argument, NULL, 'd' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "drop-tables", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -45,6 +48,7 @@ static int sqlping_parse_opts(int argc, char **argv, struct sqlping_opts *o)
 		case 'u': o->user = optarg; break;
 		case 'p': o->pw = optarg; break;
 		case 'd': o->db = optarg; break;
+		case 'D': o->drop = 1; break;
 		case 'P':
 			if (util_parse_u64(optarg, 1, 65535, &o->port) != 0) {
 				util_err("sql-ping", EINVAL,
@@ -75,6 +79,43 @@ static int sqlping_parse_opts(int argc, char **argv, struct sqlping_opts *o)
 	return -1;
 }
 
+/* --drop-tables: drops every table the sql workloads create (bb_*, as
+ * bb_mix_TAG_N and bb_addr) in the bench* databases, a server reset
+ * between steps; prints "dropped N table(s)" and their names.  Returns
+ * the exit status. */
+static int sqlping_drop(MYSQL *m)
+{
+	char q[600], names[512] = "";
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	size_t nl = 0;
+	int n = 0, rc = 0;
+
+	if (mysql_query(m, "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema LIKE 'bench%' AND table_name LIKE 'bb\\_%'") != 0 ||
+	    !(res = mysql_store_result(m))) {
+		util_err("sql-ping", EIO, "listing tables: %s", mysql_error(m));
+		return 1;
+	}
+	while ((row = mysql_fetch_row(res))) {
+		if (!row[0] || !row[1])
+			continue;
+		snprintf(q, sizeof(q), "DROP TABLE IF EXISTS `%s`.`%s`",
+			 row[0], row[1]);
+		if (mysql_query(m, q) != 0) {
+			util_err("sql-ping", EIO, "%s: %s", q, mysql_error(m));
+			rc = 1;
+			continue;
+		}
+		n++;
+		if (nl < sizeof(names) - 1)
+			nl += (size_t)snprintf(names + nl, sizeof(names) - nl,
+					       " %s.%s", row[0], row[1]);
+	}
+	mysql_free_result(res);
+	printf("dropped %d table(s)%s%s\n", n, n ? ":" : "", names);
+	return rc;
+}
+
 int sqlping_main(int argc, char **argv)
 {
 	struct sqlping_opts o = { .user = "root", .timeout = 10 };
@@ -101,6 +142,10 @@ int sqlping_main(int argc, char **argv)
 		util_err("sql-ping", EIO, "connect to %s: %s",
 			 o.sock ? o.sock : o.host ? o.host : "localhost",
 			 mysql_error(m));
+		goto out;
+	}
+	if (o.drop) {
+		rc = sqlping_drop(m);
 		goto out;
 	}
 	if (mysql_query(m, "SELECT VERSION()") != 0 ||
