@@ -1,20 +1,24 @@
 #!/bin/sh
-# sql-vs-sysbench.sh [SECONDS]: `benchboot sql --workload=point-select`
+# sql-vs-sysbench.sh [SECONDS] [REPEATS]: `benchboot sql
+# --workload=point-select`
 # beside Debian's `sysbench oltp_point_select` on one private MariaDB
 # (mariadbd pinned to CPU 0, the client to CPU 1), over TCP on 127.0.0.1,
-# at 1 and 16 connections.  Figures: queries counted by the server
+# at 1 and 16 connections, the tools alternating (A B A B ...), medians of
+# REPEATS (3).  Figures: queries counted by the server
 # (Com_select + Com_stmt_execute), queries/s, and client CPU per query
 # (user + system from getrusage, via /usr/bin/time, the same for both).
 # sysbench runs twice: its default (prepared statements, as the issue's
 # reference figures and as ours: benchboot's point-select prepares its
 # SELECT and executes it in the binary protocol) and --db-ps-mode=disable
 # (plain text queries, as our point-select sent before 2026-12-01).
-# Target (issue 5): our CPU/query <= 0.5 x sysbench's.
+# Targets (issue 19): our CPU/query <= 0.8 x sysbench's at 1 connection,
+# <= 0.5 x at 16, with the server's queries/s >= sysbench's.
 # BENCHBOOT_B=PATH: a second benchboot (say, the build before a change)
-# run right after benchboot in each case, as "benchboot-b".
+# run right after benchboot in each round, as "benchboot-b".
 # Not a test: the figures depend on the machine and on what else runs.
 set -u
 secs=${1:-10}
+reps=${2:-3}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bb=${BENCHBOOT:-$top/out/x86_64/bin/benchboot}
 [ -x "$bb" ] || { echo "no benchboot at $bb (set BENCHBOOT)" >&2; exit 2; }
@@ -72,23 +76,55 @@ one() {
 		  t, c, n, n / el, cpu, n ? cpu * 1e6 / n : 0}' "$RUN_DIR/time"
 }
 
+# median FILE COLUMN
+median() {
+	sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c }
+		END { print (NR % 2) ? v[(NR + 1) / 2] :
+			(v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 echo "# sql point-select vs sysbench oltp_point_select: ${secs}s per run,"
 echo "# MariaDB $($M -e 'SELECT VERSION()'), $rows rows, server CPU 0,"
-echo "# client CPU 1; queries counted by the server."
+echo "# client CPU 1; queries counted by the server; tools alternating,"
+echo "# medians of $reps."
+echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+tools="benchboot ${bbb:+benchboot-b} sysbench sysbench-text"
+for c in 1 16; do
+	i=0
+	while [ $i -lt "$reps" ]; do
+		for tool in $tools; do
+			one $tool $c
+		done
+		i=$((i + 1))
+	done >"$RUN_DIR/res.$c"
+	for tool in $tools; do
+		grep "^$tool " "$RUN_DIR/res.$c" >"$RUN_DIR/res.$c.$tool"
+	done
+done
 printf "%-14s %5s %10s %10s %8s %8s\n" tool conns queries "q/s" cpu_s \
 	"us/query"
 for c in 1 16; do
-	for tool in benchboot ${bbb:+benchboot-b} sysbench sysbench-text; do
-		one $tool $c
-	done | tee "$RUN_DIR/res.$c"
-	awk -v c=$c '$1 == "benchboot" {b = $6} $1 == "sysbench" {s = $6}
-		$1 == "sysbench-text" {x = $6}
+	for tool in $tools; do
+		f=$RUN_DIR/res.$c.$tool
+		printf "%-14s %5d %10s %10s %8s %8s\n" $tool $c \
+			"$(median "$f" 3)" "$(median "$f" 4)" \
+			"$(median "$f" 5)" "$(median "$f" 6)"
+	done >"$RUN_DIR/med.$c"
+	cat "$RUN_DIR/med.$c"
+	awk -v c=$c '$1 == "benchboot" {b = $6; bq = $4}
+		$1 == "sysbench" {s = $6; sq = $4} $1 == "sysbench-text" {x = $6}
 		END {printf "# %d conns: benchboot/sysbench CPU per query %.2f" \
-			" (text protocol: %.2f); target <= 0.5\n", c,
-			s ? b / s : 0, x ? b / x : 0}' "$RUN_DIR/res.$c"
+			" (text protocol: %.2f), server q/s %.2f\n", c,
+			s ? b / s : 0, x ? b / x : 0, sq ? bq / sq : 0}' \
+		"$RUN_DIR/med.$c"
 	[ -z "$bbb" ] || awk -v c=$c '$1 == "benchboot" {b = $6; r = $4}
 		$1 == "benchboot-b" {B = $6; R = $4}
 		END {printf "# %d conns: benchboot/benchboot-b CPU per query" \
 			" %.3f, q/s %.3f\n", c, B ? b / B : 0, R ? r / R : 0}' \
-		"$RUN_DIR/res.$c"
+		"$RUN_DIR/med.$c"
 done
+echo "# targets (issue 19): CPU per query <= 0.8 x sysbench's at 1," \
+	"<= 0.5 x at 16; server q/s >= sysbench's"
+echo "# per-run rows (tool conns queries q/s cpu_s us/query):"
+sed 's/^/#   /' "$RUN_DIR"/res.1 "$RUN_DIR"/res.16
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -25,6 +25,7 @@ struct http_cfg {
 	unsigned refill_at;	/* closed loop: queue more at or below */
 	uint64_t duration, warmup, timeout, rate, seed;
 	int keepalive, json, head;
+	int nobatch;		/* --no-batch: no nap, wake per answer */
 	int curl;		/* --engine=curl (libcurl multi) */
 	int insecure;		/* -k: no TLS peer/host verification */
 	const char *method;
@@ -107,6 +108,9 @@ struct http_thread {
 	struct lg_pace pace;
 
 	uint64_t next_scan;
+	/* Closed loop: running mean of response times (ns), which sets
+	 * the nap before each wait (http.c, thread_nap). */
+	uint64_t rtt_avg;
 	void *multi;			/* curl engine: its CURLM */
 	struct http_stats st;
 	struct hist hist;

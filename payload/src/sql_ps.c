@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/timerfd.h>
 
 #include "loadgen.h"
@@ -67,7 +69,18 @@ struct ps_thr {
 	struct lg_pace pace;
 	int going, stopping;
 	uint64_t now;
+	uint64_t rtt_avg;	/* running mean of statement times (ns) */
 };
+
+/* Closed-loop batching, as http's (docs/http.md, "Why benchboot drove
+ * nginx less hard"): with at least PS_NAP_CONNS connections a thread naps
+ * 1/PS_NAP_DIV of the mean statement time before it waits, so that the
+ * server's answers arrive while nobody sleeps on them (no wake-up for
+ * the server to pay) and are taken in one batch. */
+#define PS_NAP_CONNS 8
+#define PS_NAP_DIV 4
+#define PS_NAP_MIN_NS 5000
+#define PS_NAP_MAX_NS 1000000
 
 int sql_ps_statement(const char *table, char *buf, size_t cap)
 {
@@ -284,6 +297,9 @@ static void ps_reply(struct ps_conn *c, int rc)
 			st->kinds[0]++;
 			hist_record(&st->lat, t->now > c->t_start ?
 				    t->now - c->t_start : 0);
+			if (t->now > c->t_start)
+				t->rtt_avg += ((int64_t)(t->now - c->t_start) -
+					       (int64_t)t->rtt_avg) / 16;
 		} else {
 			st->err[SQL_E_QUERY]++;
 		}
@@ -503,6 +519,26 @@ static void ps_stop(struct ps_thr *t)
 	}
 }
 
+/* epoll_wait, after a nap when the closed loop has enough connections
+ * busy (PS_NAP_*).  Returns the events' number (or -1). */
+static int ps_wait(struct ps_thr *t, struct epoll_event *evs, int wait_ms)
+{
+	uint64_t nap = t->rtt_avg / PS_NAP_DIV;
+	int n;
+
+	if (t->run->rate == 0 && t->going && !t->stopping &&
+	    t->n >= PS_NAP_CONNS && nap >= PS_NAP_MIN_NS) {
+		struct timespec ts = { 0, (long)(nap < PS_NAP_MAX_NS ?
+						 nap : PS_NAP_MAX_NS) };
+
+		nanosleep(&ts, NULL);
+		n = epoll_wait(t->ep, evs, PS_MAXEV, 0);
+		if (n != 0)
+			return n;
+	}
+	return epoll_wait(t->ep, evs, PS_MAXEV, wait_ms);
+}
+
 static void ps_run(struct ps_thr *t)
 {
 	struct epoll_event evs[PS_MAXEV];
@@ -511,6 +547,8 @@ static void ps_run(struct ps_thr *t)
 	int n, k, wait_ms;
 
 	t->now = util_mono_ns();
+	/* Naps to the microsecond, not the default 50 us timer slack. */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	for (i = 0; i < t->n; i++)
 		ps_connect(&t->conns[i]);
 	for (;;) {
@@ -540,7 +578,7 @@ static void ps_run(struct ps_thr *t)
 		if (t->going && t->rcount)
 			wait_ms = lg_pace_wait_ms(&t->pace, t->now,
 						  PS_TICK_NS / 1000000);
-		n = epoll_wait(t->ep, evs, PS_MAXEV, wait_ms);
+		n = ps_wait(t, evs, wait_ms);
 		/* The one clock read of this batch. */
 		t->now = util_mono_ns();
 		if (t->going && !t->stopping && t->now >= t->run->end_ns) {
