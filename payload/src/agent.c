@@ -109,6 +109,21 @@ static int ao_ident(char *dst, const char *arg)
 	return 0;
 }
 
+/* A run id names a file in the spool and the collector: 1..200 of
+ * [A-Za-z0-9._-], not starting with a dot. */
+static int ao_run_id(struct agent_opts *o, const struct agent_optdef *d,
+		     const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (n == 0 || n > 200 || arg[0] == '.' ||
+	    strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			"0123456789._-") != n)
+		return -EINVAL;
+	o->r.run_id = arg;
+	return 0;
+}
+
 static int ao_lab(struct agent_opts *o, const struct agent_optdef *d,
 		  const char *arg)
 {
@@ -209,6 +224,7 @@ static const struct agent_optdef agent_optdefs[] = {
 	{ "ca", 1, ao_str, R(ca), NULL },
 	{ "pin", 1, ao_str, R(pin), NULL },
 	{ "spool", 1, ao_str, R(spool), NULL },
+	{ "run-id", 1, ao_run_id, 0, "1..200 of [A-Za-z0-9._-]" },
 	{ "upload-deadline", 1, ao_duration, R(upload_deadline_ns),
 	  "a duration" },
 	{ "upload-timeout", 1, ao_upload_timeout, 0, "a duration >= 1s" },
@@ -232,7 +248,7 @@ static void agent_usage(FILE *out)
 "         [--controller HOST[:PORT]] [--listen [ADDR][:PORT]]\n"
 "         [--suite NAME|PATH|URL] [--suite-dir DIR] [--set KEY=VALUE]...\n"
 "         [--upload URL] [--token T] [--spool DIR] [--upload-deadline S]\n"
-"         [--upload-timeout S]\n"
+"         [--upload-timeout S] [--run-id ID]\n"
 "         [--peers N] [--wait S] [--once] [--no-series] [--procs LIST]\n"
 "         [--key-file FILE] [--lab NAME] [--token-file FILE] [--ca FILE]\n"
 "         [--pin sha256//BASE64] [--target HOST] [--time-scale F]\n"

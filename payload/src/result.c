@@ -147,6 +147,38 @@ void result_merge_hists(struct result_merge *dst,
 	}
 }
 
+int result_merge_load(struct result_merge *m, const cJSON *merged,
+		      char *err, size_t errlen)
+{
+	const cJSON *w, *lat;
+	struct result_acc *a;
+	struct hist *h;
+	int rc = 0;
+
+	h = malloc(sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	cJSON_ArrayForEach(w, merged) {
+		if (!w->string)
+			continue;
+		lat = cJSON_GetObjectItemCaseSensitive(w, "latency");
+		/* Checked first: a bad histogram loads nothing. */
+		if (lat && (rc = hist_from_json(h, lat, err, errlen)) != 0)
+			break;
+		a = result_acc_get(m, w->string);
+		rc = !a ? util_fail(err, errlen, -ENOSPC, "more than %d workloads in one step", RESULT_MAX_WL) :
+		     !a->h || !a->obj ? -ENOMEM : 0;
+		if (rc != 0)
+			break;
+		if (lat) {
+			hist_merge(a->h, h);
+			a->has_hist = 1;
+		}
+	}
+	free(h);
+	return rc;
+}
+
 cJSON *result_merge_json(struct result_merge *m)
 {
 	cJSON *mo = cJSON_CreateObject();
@@ -389,4 +421,92 @@ void result_skew_summary(cJSON *doc)
 		cJSON_AddItemToObject(o, "launch_ns", rstats_json(&s));
 	if (rstats_compute(rv, rn, &s) == 0)
 		cJSON_AddItemToObject(o, "record_ns", rstats_json(&s));
+}
+
+/* Whether client id is one of ids[0..n). */
+static int result_has_id(const char *const *ids, int n, const char *id)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(ids[i], id) == 0)
+			return 1;
+	return 0;
+}
+
+int result_resume_match(const cJSON *cp, const cJSON *suite,
+			const char *const *ids, int n, char *why,
+			size_t whylen)
+{
+	const cJSON *h, *role, *id;
+	int seen = 0;
+
+	if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(cp, "suite"),
+			   suite, 1)) {
+		util_fail(why, whylen, 0, "the suite changed (name, version, file or time scale)");
+		return 0;
+	}
+	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(cp, "environment"), "hosts")) {
+		role = cJSON_GetObjectItemCaseSensitive(h, "role");
+		id = cJSON_GetObjectItemCaseSensitive(h, "id");
+		if (!cJSON_IsString(role) || strcmp(role->valuestring, "client"))
+			continue;
+		if (!cJSON_IsString(id) || !result_has_id(ids, n, id->valuestring)) {
+			util_fail(why, whylen, 0, "client %.64s of the checkpoint is not here", cJSON_IsString(id) ? id->valuestring : "?");
+			return 0;
+		}
+		seen++;
+	}
+	if (seen != n) {
+		util_fail(why, whylen, 0, "%d client(s) now, %d in the checkpoint", n, seen);
+		return 0;
+	}
+	return 1;
+}
+
+int result_resume_step(const cJSON *cp, const char *step, cJSON *reps,
+		       struct result_merge *all, cJSON *per_rep,
+		       int *ncomplete, cJSON *names)
+{
+	const cJSON *st, *ro, *nm, *mo;
+	struct result_merge one;
+	char name[240], err[256];
+	cJSON *copy;
+	int k = 0;
+
+	cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(cp, "steps")) {
+		nm = cJSON_GetObjectItemCaseSensitive(st, "name");
+		if (cJSON_IsString(nm) && strcmp(nm->valuestring, step) == 0)
+			break;
+	}
+	cJSON_ArrayForEach(ro, cJSON_GetObjectItemCaseSensitive(st, "repeats")) {
+		const cJSON *n = cJSON_GetObjectItemCaseSensitive(ro, "repeat");
+
+		mo = cJSON_GetObjectItemCaseSensitive(ro, "merged");
+		/* Only repeats 1, 2, ... in order, each finished. */
+		if (!cJSON_IsObject(mo) || !cJSON_IsNumber(n) ||
+		    n->valuedouble != k + 1)
+			break;
+		copy = cJSON_Duplicate(ro, 1);
+		if (!copy)
+			break;
+		cJSON_DeleteItemFromObject(copy, "resumed");
+		cJSON_AddBoolToObject(copy, "resumed", 1);
+		cJSON_AddItemToArray(reps, copy);
+		k++;
+		snprintf(name, sizeof(name), "%s/r%d", step, k);
+		cJSON_AddItemToArray(names, cJSON_CreateString(name));
+		if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ro, "complete")) ||
+		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ro, "invalid")))
+			continue;
+		result_merge_init(&one);
+		if (result_merge_load(&one, mo, err, sizeof(err)) == 0) {
+			result_merge_hists(all, &one);
+			(*ncomplete)++;
+			cJSON_AddItemToArray(per_rep, cJSON_Duplicate(mo, 1));
+		}
+		result_merge_free(&one);
+	}
+	return k;
 }

@@ -51,6 +51,15 @@ int result_merge_record(struct result_merge *m, const cJSON *rec, char *err,
 void result_merge_hists(struct result_merge *dst,
 			const struct result_merge *src);
 
+/* Loads the histograms of a repeat's "merged" object (as
+ * result_merge_json() wrote it, read back from a checkpoint) into m, one
+ * accumulator per workload, so result_merge_hists() can add a resumed
+ * repeat into its step.  Returns 0; -EINVAL with a reason in err (a
+ * workload's latency is not a histogram of this build: nothing of that
+ * workload is loaded); -ENOMEM / -ENOSPC. */
+int result_merge_load(struct result_merge *m, const cJSON *merged,
+		      char *err, size_t errlen);
+
 /* The "merged" object of a repeat: per workload its counters, errors,
  * rates, records and latency (when it had one).  Moves each
  * accumulator's object into the result, so call it once.  New object,
@@ -93,6 +102,25 @@ void result_merge_free(struct result_merge *m);
  * repeat, never averaged across clients. */
 void result_step_stats(cJSON *merged, cJSON *stats,
 		       const struct result_merge *all, const cJSON *per_rep);
+
+/* Resuming a run from its checkpoint cp (a partial result document).
+ * Whether cp may be continued by a run of suite (the new document's
+ * "suite" object) with the clients ids[0..n): the same suite (name,
+ * version, file, time scale) and the same set of clients as cp's
+ * environment.  Returns 1, or 0 with the difference in why. */
+int result_resume_match(const cJSON *cp, const cJSON *suite,
+			const char *const *ids, int n, char *why,
+			size_t whylen);
+
+/* Copies the finished repeats of cp's step named step (1, 2, ... in
+ * order, each with its "merged") into reps, each marked "resumed": true,
+ * and counts the complete, valid ones as runner_step() does: their
+ * histograms into all, their "merged" into per_rep, *ncomplete.  Each
+ * repeat's "STEP/rN" goes into names.  Returns how many repeats were
+ * copied (the run goes on with the next), 0 when cp has none. */
+int result_resume_step(const cJSON *cp, const char *step, cJSON *reps,
+		       struct result_merge *all, cJSON *per_rep,
+		       int *ncomplete, cJSON *names);
 
 /* The start times of one repeat's records, per workload (a combined step
  * mixes workloads with and without warm-up). */

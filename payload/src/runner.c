@@ -112,6 +112,10 @@ struct runner {
 	 * (warm-up + measured + cool-down) time of those not run yet. */
 	unsigned rep_done, rep_total;
 	uint64_t left_ns;
+	/* --run-id's checkpoint while it may be resumed; then the names
+	 * of the repeats taken from it (the document's resumed.repeats). */
+	cJSON *resume, *resumed;
+	time_t resume_mtime;
 };
 
 /* One repeat's planned time, for the status line's estimate. */
@@ -1511,7 +1515,11 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 	snprintf(r->cur_step, sizeof(r->cur_step), "%s", name);
 	runner_reset(r, so);
 	reps = cJSON_GetObjectItemCaseSensitive(so, "repeats");
-	for (rep = 1; rep <= st->repeats && !*r->stop; rep++) {
+	/* Resumed: the checkpoint's finished repeats count as done. */
+	rep = 1 + (unsigned)(r->resume ? result_resume_step(r->resume, name,
+		reps, &all, per_rep, &ncomplete, r->resumed) : 0);
+	r->rep_done += rep - 1;
+	for (; rep <= st->repeats && !*r->stop; rep++) {
 		snprintf(r->cur_step, sizeof(r->cur_step), "%s/r%u", name, rep);
 		node_status("step %s, repeat %u/%u; %d clients; %u/%u done, about %llu s left", name, rep, st->repeats, runner_count(r, ROLE_CLIENT), r->rep_done, r->rep_total, (unsigned long long)(r->left_ns / 1000000000ull));
 		ro = cJSON_CreateObject();
@@ -1562,6 +1570,72 @@ static void runner_make_id(struct runner *r, char *id, size_t len)
 	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", &tm);
 	snprintf(id, len, "%s-%s-%s-%04x", r->suite.name, ts, r->o->id,
 		 (unsigned)(util_mono_ns() ^ (uint64_t)getpid()) & 0xffff);
+}
+
+/* The run's id: --run-id's, resuming its checkpoint when the suite and
+ * the clients are the same (result_resume_match()); when they are not,
+ * the checkpoint is spooled as an interrupted partial result and this
+ * run gets an id of its own; without --run-id a new id. */
+static void runner_resume_id(struct runner *r, char *id, size_t len)
+{
+	const char *ids[RUNNER_MAX_PEERS], *why0 = "the controller stopped before the run ended; not resumed: ";
+	char why[300], err[512];
+	cJSON *su;
+	int i, n = 0;
+
+	if (!r->resume) {
+		if (r->o->run_id)
+			snprintf(id, len, "%s", r->o->run_id);
+		else
+			runner_make_id(r, id, len);
+		return;
+	}
+	for (i = 0; i < r->npeers; i++)
+		if (r->peers[i].role == ROLE_CLIENT &&
+		    r->peers[i].state == RP_READY)
+			ids[n++] = r->peers[i].id;
+	/* The suite object as runner_doc_head() will write it. */
+	su = cJSON_CreateObject();
+	cJSON_AddStringToObject(su, "name", r->suite.name);
+	cJSON_AddStringToObject(su, "version", r->suite.version);
+	cJSON_AddStringToObject(su, "file", r->suite.file);
+	if (r->suite.time_scale != 1)
+		cJSON_AddNumberToObject(su, "time_scale", r->suite.time_scale);
+	if (result_resume_match(r->resume, su, ids, n, why, sizeof(why))) {
+		snprintf(id, len, "%s", r->o->run_id);
+		r->resumed = cJSON_CreateArray();
+		cJSON_Delete(su);
+		return;
+	}
+	cJSON_Delete(su);
+	node_log("run %s not resumed: %s; its checkpoint goes as an interrupted partial result", r->o->run_id, why);
+	snprintf(err, sizeof(err), "%s%s", why0, why);
+	cJSON_Delete(r->resume);
+	r->resume = NULL;
+	if (spool_recover(r->o->spool, NULL, err, why, sizeof(why)) < 0)
+		node_log("spool %s: checkpoint not recovered: %s", r->o->spool, why);
+	runner_make_id(r, id, len);
+}
+
+/* A resumed document says so: when its checkpoint was written, the gap
+ * until this start (wall clock) and, filled as the steps run, which
+ * repeats came from it. */
+static void runner_resume_note(struct runner *r)
+{
+	char ts[32], d[64];
+	struct tm tm;
+	cJSON *o;
+
+	if (!r->resume || !r->resumed)
+		return;
+	o = cJSON_AddObjectToObject(r->doc, "resumed");
+	gmtime_r(&r->resume_mtime, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cJSON_AddStringToObject(o, "checkpoint_written", ts);
+	jnum_add(o, "gap_s", (int64_t)(time(NULL) - r->resume_mtime));
+	cJSON_AddItemToObject(o, "repeats", r->resumed);
+	snprintf(d, sizeof(d), "checkpoint of %s", ts);
+	runner_event(r, "resumed", NULL, d);
 }
 
 /* Peer p's entry of the environment's hosts. */
@@ -1717,7 +1791,9 @@ static void runner_flush_old(struct runner *r)
 	char err[512];
 	int left;
 
-	left = spool_recover(o->spool, "the controller stopped before the run ended (power cut, crash, kill); the repeats done are kept", err, sizeof(err));
+	if (o->run_id && spool_checkpoint_load(o->spool, o->run_id, &r->resume, &r->resume_mtime, err, sizeof(err)) == 0)
+		node_log("spool %s: run %s has a checkpoint: it resumes if the suite and the clients are the same", o->spool, o->run_id);
+	left = spool_recover(o->spool, r->resume ? o->run_id : NULL, "the controller stopped before the run ended (power cut, crash, kill); the repeats done are kept", err, sizeof(err));
 	if (left > 0)
 		node_log("spool %s: %d interrupted run(s) recovered from their checkpoints, queued as partial results", o->spool, left);
 	else if (left < 0)
@@ -1951,6 +2027,7 @@ static void runner_teardown(struct runner *r)
 	size_t k;
 	int i;
 
+	cJSON_Delete(r->resume);
 	for (i = 0; i < r->nlocal_series; i++)
 		series_stop(&r->local_series[i]);
 	for (i = 0; r->peers && i < r->npeers; i++) {
@@ -2006,8 +2083,9 @@ int runner_main(const struct runner_opts *o, volatile sig_atomic_t *stop)
 	runner_identify(&r);
 	/* Initial clock estimate: many exchanges, best one wins. */
 	runner_sync(&r, 32, 5000);
-	runner_make_id(&r, id, sizeof(id));
+	runner_resume_id(&r, id, sizeof(id));
 	runner_doc_head(&r, id);
+	runner_resume_note(&r);
 	cJSON_AddItemToObject(r.doc, "peers", peers);
 	runner_run_steps(&r, cJSON_AddArrayToObject(r.doc, "steps"));
 	runner_doc_tail(&r);

@@ -20,6 +20,8 @@ struct runner_opts {
 	const char *ca;			/* https upload: CA file (spool.h) */
 	const char *pin;		/* https upload: sha256//... pin */
 	const char *spool;		/* spool directory */
+	const char *run_id;		/* NULL: a new id; else this run's id,
+					 * resumed from its checkpoint */
 	const char *sets[32];		/* KEY=VALUE overrides */
 	int nsets;
 	int peers;			/* clients to wait for; -1: suite's */

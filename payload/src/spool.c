@@ -66,8 +66,13 @@ int spool_put(const char *dir, const char *id, const char *doc, size_t len,
 	snprintf(dst, sizeof(dst), "%s/%s", pend, name);
 	if (link(src, dst) != 0 && errno != EEXIST) {
 		rc = -errno;
-		return util_fail(err, errlen, rc, "%s: %s", dst,
-				 strerror(errno));
+		/* FAT (the USB stick's BBRESULTS) has no hard links: a copy,
+		 * written the same atomic way. */
+		if (rc == -EPERM || rc == -EOPNOTSUPP)
+			rc = util_write_atomic(pend, name, doc, len);
+		if (rc != 0)
+			return util_fail(err, errlen, rc, "%s: %s", dst,
+					 strerror(-rc));
 	}
 	util_fsync_dir(pend);
 	return 0;
@@ -348,7 +353,9 @@ int spool_flush(const char *dir, const char *url, const char *token,
  * errno (then it stays pending). */
 static int spool_reject(const char *dir, const char *id, const char *why)
 {
-	char rej[PATH_MAX], src[PATH_MAX], dst[PATH_MAX + 320], name[300];
+	char rej[PATH_MAX], src[PATH_MAX], dst[PATH_MAX + 320], name[300],
+	     *data = NULL;
+	size_t len = 0;
 	int rc;
 
 	snprintf(rej, sizeof(rej), "%s/rejected", dir);
@@ -360,6 +367,13 @@ static int spool_reject(const char *dir, const char *id, const char *why)
 	snprintf(dst, sizeof(dst), "%s/%s.json", rej, id);
 	if (rc == 0 && link(src, dst) != 0 && errno != EEXIST)
 		rc = -errno;
+	/* No hard links on FAT (the USB stick): a copy. */
+	if ((rc == -EPERM || rc == -EOPNOTSUPP) &&
+	    (rc = spool_read(src, &data, &len)) == 0) {
+		snprintf(name, sizeof(name), "%s.json", id);
+		rc = util_write_atomic(rej, name, data, len);
+		free(data);
+	}
 	if (rc == 0)
 		util_fsync_dir(rej);
 	return rc;
@@ -426,8 +440,34 @@ static int spool_recover_one(const char *dir, const char *name,
 	return rc;
 }
 
-int spool_recover(const char *dir, const char *why, char *err,
-		  size_t errlen)
+int spool_checkpoint_load(const char *dir, const char *id, cJSON **doc,
+			  time_t *mtime, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 320], *data = NULL;
+	struct stat st;
+	size_t len = 0;
+	int rc;
+
+	*doc = NULL;
+	snprintf(path, sizeof(path), "%s/partial/%s.json", dir, id);
+	if (stat(path, &st) != 0)
+		return -errno;
+	*mtime = st.st_mtime;
+	rc = spool_read(path, &data, &len);
+	if (rc != 0)
+		return util_fail(err, errlen, rc, "%s: %s", path, strerror(-rc));
+	*doc = jnum_parse(data, len, NULL, 0);
+	free(data);
+	if (!cJSON_IsObject(*doc)) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		return util_fail(err, errlen, -EINVAL, "%s: not a JSON object", path);
+	}
+	return 0;
+}
+
+int spool_recover(const char *dir, const char *keep, const char *why,
+		  char *err, size_t errlen)
 {
 	char part[PATH_MAX];
 	struct dirent *de;
@@ -443,6 +483,9 @@ int spool_recover(const char *dir, const char *why, char *err,
 
 		if (de->d_name[0] == '.' || l < 6 ||
 		    strcmp(de->d_name + l - 5, ".json") != 0)
+			continue;
+		if (keep && strlen(keep) == l - 5 &&
+		    strncmp(de->d_name, keep, l - 5) == 0)
 			continue;
 		rc = spool_recover_one(dir, de->d_name, why, err, errlen);
 		n += rc == 0;

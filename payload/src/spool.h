@@ -4,6 +4,9 @@
 #define BB_SPOOL_H
 
 #include <stddef.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
 
 /* Layout under dir: results/ID.json (every result, kept), pending/ID.json
  * (a hard link while it still has to be uploaded), rejected/ID.json and
@@ -90,11 +93,19 @@ int spool_checkpoint(const char *dir, const char *id, const char *doc,
 /* Removes dir/partial/ID.json (the whole result is spooled now). */
 void spool_checkpoint_done(const char *dir, const char *id);
 
-/* Spools every dir/partial/ID.json a controller left behind (it died):
- * marked with "interrupted": why, queued for upload like any result,
- * then removed from partial/.  Returns how many, or a negative errno. */
-int spool_recover(const char *dir, const char *why, char *err,
-		  size_t errlen);
+/* Spools every dir/partial/ID.json a controller left behind (it died),
+ * but keep's (a controller resuming that run; NULL for none): marked
+ * with "interrupted": why, queued for upload like any result, then
+ * removed from partial/.  Returns how many, or a negative errno. */
+int spool_recover(const char *dir, const char *keep, const char *why,
+		  char *err, size_t errlen);
+
+/* The checkpoint dir/partial/ID.json: its document in *doc (caller
+ * owns) and when it was last written in *mtime.  Returns 0; -ENOENT when
+ * there is none; -EINVAL when it is not a JSON object (err says where);
+ * or a negative errno. */
+int spool_checkpoint_load(const char *dir, const char *id, cJSON **doc,
+			  time_t *mtime, char *err, size_t errlen);
 
 /* Number of results in dir/rejected/ (0 when none). */
 int spool_rejected(const char *dir);

@@ -4,7 +4,9 @@
 # FIN) is noticed by both sides within 15 s, the client's workload dies,
 # the repeat is not averaged, the client rejoins when the link is back;
 # workloads die with a killed agent; a controller killed mid-run leaves a
-# checkpoint its next start uploads as a partial result, once; collector
+# checkpoint its next start uploads as a partial result, once, or, given
+# the run's id (--run-id) and the same suite and clients, continues from
+# the last complete repeat into one whole result; collector
 # answers 413 (refused for good) and 500 (retried, then kept); a full
 # spool disk.  docs/durability.md has the table.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -93,7 +95,8 @@ netns_spawn col "$RUN_DIR/collect.log" $BB collect \
 wait_for 10 netns_exec col curl -sf -H 'Authorization: Bearer tk' \
 	http://10.77.0.3:8080/
 UP="--upload http://10.77.0.3:8080/results/ --token tk"
-netns_exec ctl $BB agent --role=controller --id ctl2 \
+# Restarted with the run's id but another suite: not resumed.
+netns_exec ctl $BB agent --role=controller --id ctl2 --run-id "$id" \
 	--suite "$SUITES/quick.suite" --set server=10.77.0.1 --peers 0 \
 	--wait 1s --spool "$RUN_DIR/spool2" $UP >/dev/null \
 	2>"$RUN_DIR/ctl2b.log"
@@ -101,9 +104,41 @@ check_eq "the restarted controller finished" $? 0
 check "the interrupted run arrived, marked partial and interrupted" jqt \
 	'.partial == true and (.interrupted | test("stopped before"))' \
 	"$RUN_DIR/collected/$id.json"
+check "another suite: not resumed, and the result says why" jqt \
+	'.interrupted | test("not resumed: the suite changed")' \
+	"$RUN_DIR/collected/$id.json"
 check "its checkpoint is gone" test ! -e "$cp"
 check_eq "uploaded exactly once" "$(grep -c "stored $id" \
 	"$RUN_DIR/collect.log")" 1
+
+# --- the controller killed after repeat 1 of 2, resumed by its run id --
+R3="--role=controller --id ctl3 --run-id resume-1 --suite $SUITES/resume.suite
+	--set server=10.77.0.1 --peers 1 --spool $RUN_DIR/spool3 $UP"
+netns_spawn ctl "$RUN_DIR/ctl3.log" $BB agent $R3
+CTL3=$NETNS_LAST_PID
+wait_for 40 test -e "$RUN_DIR/spool3/partial/resume-1.json"
+kill -9 "$CTL3"
+check "repeat 1's checkpoint, then the controller killed" jqt \
+	'(.steps[0].repeats | length) == 1' "$RUN_DIR/spool3/partial/resume-1.json"
+t0=$(date +%s)
+netns_exec ctl $BB agent $R3 >/dev/null 2>"$RUN_DIR/ctl3b.log"
+check_eq "the controller restarted with the run id finished" $? 0
+diag "the resumed run took $(since "$t0") s"
+res="$RUN_DIR/collected/resume-1.json"
+check "one result, whole (not partial), with both repeats" jqt \
+	'(.partial | not) and (.steps[0].repeats | map(.repeat)) == [1,2]' \
+	"$res"
+check "repeat 1 resumed from the checkpoint, repeat 2 run again" jqt \
+	'[.steps[0].repeats[].resumed] == [true,null] and
+	 (.resumed.repeats | length) == 1 and .resumed.gap_s >= 0 and
+	 any(.events[]; .type == "resumed")' "$res"
+check_eq "both repeats in the statistics" \
+	"$(jq '.steps[0].stats.http.requests_per_s.n' "$res")" 2
+check_eq "uploaded exactly once" "$(grep -c "stored resume-1" \
+	"$RUN_DIR/collect.log")" 1
+check "no checkpoint, nothing recovered as interrupted" sh -c \
+	"test ! -e '$RUN_DIR/spool3/partial/resume-1.json' &&
+	 ! grep -q interrupted '$RUN_DIR/ctl3b.log'"
 
 # --- the collector refuses for good, or fails for a while -------------
 for status in 413 500; do

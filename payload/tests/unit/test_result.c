@@ -437,9 +437,94 @@ static void exact_cases(void)
 		   "exact: 3 ns start skew at a real ns time");
 }
 
+/* A checkpoint of step "s" with repeats 1 (complete, latency 1000 and
+ * 3000 ns), 2 (incomplete) and 4 (out of order: not taken). */
+static void resume_cases(void)
+{
+	static const char cp_text[] =
+		"{\"suite\":{\"name\":\"q\",\"version\":\"1\",\"file\":\"f\"},"
+		"\"environment\":{\"hosts\":[{\"id\":\"ctl\",\"role\":"
+		"\"controller\"},{\"id\":\"c1\",\"role\":\"client\"},"
+		"{\"id\":\"c2\",\"role\":\"client\"}]},\"steps\":[{\"name\":"
+		"\"s\",\"repeats\":[{\"repeat\":1,\"complete\":true,"
+		"\"merged\":{\"http\":{\"rates\":{\"requests\":10},"
+		"\"latency\":%s}}},{\"repeat\":2,\"complete\":false,"
+		"\"merged\":{}},{\"repeat\":4,\"complete\":true,"
+		"\"merged\":{}}]}]}";
+	static const struct {
+		const char *suite;
+		const char *ids[3];
+		int n, want;
+		const char *why;
+	} m[] = {
+		{ "{\"name\":\"q\",\"version\":\"1\",\"file\":\"f\"}",
+		  { "c2", "c1" }, 2, 1, "" },
+		{ "{\"name\":\"q\",\"version\":\"2\",\"file\":\"f\"}",
+		  { "c1", "c2" }, 2, 0, "the suite changed" },
+		{ "{\"name\":\"q\",\"version\":\"1\",\"file\":\"f\"}",
+		  { "c1", "c3" }, 2, 0, "client c2 of the checkpoint" },
+		{ "{\"name\":\"q\",\"version\":\"1\",\"file\":\"f\"}",
+		  { "c1", "c2", "c3" }, 3, 0, "3 client(s) now, 2" },
+	};
+	struct result_merge all;
+	char text[4096], why[300];
+	cJSON *cp, *reps, *per_rep, *names, *lat, *su;
+	struct hist h;
+	int ncomplete = 0, k;
+	size_t i;
+	char *ls;
+
+	hist_init(&h);
+	hist_record(&h, 1000);
+	hist_record(&h, 3000);
+	lat = hist_to_json(&h);
+	ls = jnum_print(lat, 0);
+	snprintf(text, sizeof(text), cp_text, ls);
+	free(ls);
+	cJSON_Delete(lat);
+	cp = jnum_parse(text, strlen(text), NULL, 0);
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		su = cJSON_Parse(m[i].suite);
+		why[0] = 0;
+		k = result_resume_match(cp, su, m[i].ids, m[i].n, why,
+					sizeof(why));
+		if (!tap_ok(k == m[i].want && strstr(why, m[i].why),
+			    "resume match %zu: %s", i, m[i].want ? "same" :
+			    m[i].why))
+			printf("#   got %d \"%s\"\n", k, why);
+		cJSON_Delete(su);
+	}
+	result_merge_init(&all);
+	reps = cJSON_CreateArray();
+	per_rep = cJSON_CreateArray();
+	names = cJSON_CreateArray();
+	k = result_resume_step(cp, "s", reps, &all, per_rep, &ncomplete,
+			       names);
+	TAP_EQ_INT(k, 2, "resume: repeats 1 and 2 taken, not 4");
+	TAP_EQ_INT(ncomplete, 1, "resume: only the complete one counts");
+	TAP_EQ_INT(cJSON_GetArraySize(per_rep), 1, "resume: its merged kept");
+	tap_ok(all.n == 1 && all.acc[0].has_hist &&
+	       all.acc[0].h->count == 2 && all.acc[0].h->max >= 3000,
+	       "resume: its histogram in the step's merge");
+	tap_ok(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(reps, 1),
+						"resumed")),
+	       "resume: each copy marked resumed");
+	TAP_EQ_STR(cJSON_GetArrayItem(names, 1)->valuestring, "s/r2",
+		   "resume: the repeats named");
+	TAP_EQ_INT(result_resume_step(cp, "other", reps, &all, per_rep,
+				      &ncomplete, names), 0,
+		   "resume: a step the checkpoint lacks starts at 1");
+	result_merge_free(&all);
+	cJSON_Delete(reps);
+	cJSON_Delete(per_rep);
+	cJSON_Delete(names);
+	cJSON_Delete(cp);
+}
+
 int main(void)
 {
 	exact_cases();
+	resume_cases();
 	merge_cases();
 	label_cases();
 	validity_cases();
