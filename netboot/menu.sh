@@ -3,14 +3,80 @@
 # the given loader's syntax.  Every medium (ISO, USB image, PXE BIOS and
 # UEFI, iPXE) is generated from the one entry table below, so they all
 # offer the same roles; PARAMs are appended to every entry.  SERVER_INITRD
-# (environment), when set, is loaded after INITRD by the server entry: the
-# server overlay with the reference stack (docs/server-stack.md).
+# (environment), when set, is loaded after INITRD by the server entries:
+# the server overlay with the reference stack (docs/server-stack.md).
 # GRUB_RELATIVE=1 (environment): grub's KERNEL and INITRDs are relative to
 # the directory holding grub/, found from $prefix at boot, so the tree can
 # sit anywhere under the TFTP root (the ppc64le netboot tree).
+# MENU_FIELD=1 (environment): the USB stick's menu, whose first two
+# entries are the field test's (docs/boot-usb.md).
+#
+# menu.sh tree DIR [PARAM...]: (re)write a netboot tree's three menus
+# (pxelinux.cfg/default, grub/grub.cfg, boot.ipxe) from DIR/menu.env,
+# which the build writes, with PARAMs added to every entry: how a lab adds
+# its parameters without losing any entry's initrds (docs/boot-pxe.md).
 set -eu
 
-[ $# -ge 3 ] || { echo "usage: menu.sh grub|pxelinux|ipxe KERNEL INITRD [PARAM...]" >&2; exit 2; }
+usage() {
+	echo "usage: menu.sh grub|pxelinux|ipxe KERNEL INITRD [PARAM...]" >&2
+	echo "       menu.sh tree DIR [PARAM...]" >&2
+	exit 2
+}
+
+# menu_tree DIR PARAM...: the tree mode above.  menu.env holds KEY=VALUE
+# lines (KERNEL, INITRD, SERVER_INITRD, GRUB_RELATIVE, BOOT_CONSOLE), read
+# as data, never run.
+menu_tree() {
+	local dir=$1 env k v n=0 kernel= initrd= gk gi
+	shift
+	env=$dir/menu.env
+	[ -f "$env" ] || { echo "menu.sh: $env missing: DIR must be a" \
+		"netboot tree made by 'make netboot'" >&2; exit 2; }
+	SERVER_INITRD= GRUB_RELATIVE=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		k=${line%%=*} v=${line#*=}
+		case $k in
+		KERNEL) kernel=$v ;;
+		INITRD) initrd=$v ;;
+		SERVER_INITRD) SERVER_INITRD=$v ;;
+		GRUB_RELATIVE) GRUB_RELATIVE=$v ;;
+		BOOT_CONSOLE) BOOT_CONSOLE=$v ;;
+		*) echo "menu.sh: $env line $n: unknown line '$line'" >&2
+			exit 2 ;;
+		esac
+	done <"$env"
+	[ -n "$kernel" ] && [ -n "$initrd" ] || {
+		echo "menu.sh: $env names no KERNEL or INITRD" >&2; exit 2; }
+	for f in "$kernel" "$initrd" $SERVER_INITRD; do
+		[ -f "$dir/$f" ] || { echo "menu.sh: $dir/$f missing" >&2
+			exit 2; }
+	done
+	export SERVER_INITRD GRUB_RELATIVE BOOT_CONSOLE
+	mkdir -p "$dir/pxelinux.cfg" "$dir/grub"
+	# GRUB takes absolute paths unless the tree is relative ($prefix).
+	gk=$kernel gi=$initrd
+	if [ "$GRUB_RELATIVE" != 1 ]; then
+		gk=/$kernel gi=/$initrd
+		SERVER_INITRD=${SERVER_INITRD:+/$SERVER_INITRD}
+	fi
+	"$0" grub "$gk" "$gi" "$@" >"$dir/grub/grub.cfg.new"
+	SERVER_INITRD=${SERVER_INITRD#/}
+	"$0" pxelinux "$kernel" "$initrd" "$@" \
+		>"$dir/pxelinux.cfg/default.new"
+	"$0" ipxe "$kernel" "$initrd" "$@" >"$dir/boot.ipxe.new"
+	mv "$dir/grub/grub.cfg.new" "$dir/grub/grub.cfg"
+	mv "$dir/pxelinux.cfg/default.new" "$dir/pxelinux.cfg/default"
+	mv "$dir/boot.ipxe.new" "$dir/boot.ipxe"
+}
+
+[ $# -ge 2 ] || usage
+if [ "$1" = tree ]; then
+	shift
+	menu_tree "$@"
+	exit 0
+fi
+[ $# -ge 3 ] || usage
 fmt=$1 kernel=$2 initrd=$3
 shift 3
 extra=${*:+ $*}
@@ -27,17 +93,23 @@ case $CONSOLE in
 esac
 # initrds ID: the entry's initrd files, space-separated.
 initrds() {
-	if [ "$1" = server ] && [ -n "${SERVER_INITRD:-}" ]; then
-		echo "$initrd $SERVER_INITRD"
-	else
-		echo "$initrd"
-	fi
+	case $1 in
+	server | field-server) echo "$initrd${SERVER_INITRD:+ $SERVER_INITRD}" ;;
+	*) echo "$initrd" ;;
+	esac
 }
 # Seconds before the default (first) entry boots.
 TIMEOUT=3
 
-# The entry table: id | menu label | kernel parameters.
+# The entry table: id | menu label | kernel parameters; the first entry is
+# the default.  The stick's field test (benchboot.field=1): results to
+# the stick, parameters from its benchboot/params.txt (initramfs/lib/
+# benchboot/stick.sh).
 entries() {
+	[ "${MENU_FIELD:-0}" = 1 ] && cat <<'EOT'
+field|benchboot field test: client (load generator)|benchboot.role=client benchboot.field=1
+field-server|benchboot field test: server (system under test, result on its stick)|benchboot.role=server benchboot.field=1
+EOT
 	cat <<'EOT'
 client|benchboot client (load generator)|benchboot.role=client
 server|benchboot server (system under test)|benchboot.role=server
@@ -45,6 +117,8 @@ controller|benchboot controller|benchboot.role=controller
 debug|benchboot client with a debug shell|benchboot.role=client benchboot.debug=1
 EOT
 }
+
+default=$(entries | head -n 1 | cut -d'|' -f1)
 
 case $fmt in
 grub)
@@ -66,7 +140,17 @@ terminal_output serial console
 EOT
 	cat <<EOT
 set timeout=$TIMEOUT
-set default=client
+set default=$default
+EOT
+	# The stick's role file: with BBRESULTS:benchboot/server present, the
+	# field test's server entry is the default (nothing typed at boot).
+	[ "${MENU_FIELD:-0}" = 1 ] && cat <<'EOT'
+search --no-floppy --label BBRESULTS --set=bb_results
+if [ -n "$bb_results" ]; then
+	if [ -e "($bb_results)/benchboot/server" ]; then
+		set default=field-server
+	fi
+fi
 EOT
 	entries | while IFS='|' read -r id label params; do
 		cat <<EOT
@@ -82,10 +166,10 @@ pxelinux)
 	[ $uart = 1 ] && echo "SERIAL 0 115200"
 	cat <<EOT
 # pxelinux.cfg/default: generated by netboot/menu.sh; do not edit.
-DEFAULT client
+DEFAULT $default
 PROMPT 1
 TIMEOUT $((TIMEOUT * 10))
-SAY benchboot: type one of: ${labels% } (client boots in ${TIMEOUT}s)
+SAY benchboot: type one of: ${labels% } ($default boots in ${TIMEOUT}s)
 EOT
 	entries | while IFS='|' read -r id label params; do
 		cat <<EOT
@@ -103,12 +187,13 @@ ipxe)
 	cat <<EOT
 #!ipxe
 # boot.ipxe: generated by netboot/menu.sh; do not edit.
-menu benchboot || goto client
+menu benchboot || goto $default
 EOT
 	entries | while IFS='|' read -r id label params; do
 		echo "item $id $label"
 	done
-	echo "choose --timeout $((TIMEOUT * 1000)) --default client role || goto client"
+	echo "choose --timeout $((TIMEOUT * 1000)) --default $default role ||" \
+		"goto $default"
 	echo 'goto ${role}'
 	entries | while IFS='|' read -r id label params; do
 		cat <<EOT

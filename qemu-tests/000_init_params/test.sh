@@ -33,21 +33,7 @@ trap 'rm -f "$tmp"' EXIT
 # the error output must contain ("-" when there must be no error).
 while IFS='|' read -r cmdline want err; do
 	[ -n "$cmdline" ] || continue
-	got=$(parse "$cmdline")
-	first=$(echo "$got" | head -n 1)
-	rest=$(echo "$got" | tail -n +2)
-	case $first in
-	"$want"*) ok "'$cmdline' -> $want" ;;
-	*) not_ok "'$cmdline' -> $want"; diag "  got: $first" ;;
-	esac
-	if [ "$err" = - ]; then
-		check_eq "'$cmdline': no error" "$rest" ""
-	else
-		case $rest in
-		*"$err"*) ok "'$cmdline': error names $err" ;;
-		*) not_ok "'$cmdline': error names $err"; diag "  got: $rest" ;;
-		esac
-	fi
+	check_parsed "'$cmdline'" "$(parse "$cmdline")" "$want" "$err"
 done <<'EOT'
 console=ttyS0 quiet|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0|-
 benchboot.role=server benchboot.id=rack1-n07|rc=0 role=server id=rack1-n07 |-

@@ -3,7 +3,7 @@
 # same BusyBox shell), so every rule here is tested without booting.
 
 # Every parameter /init knows; anything else named benchboot.* is an error.
-BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target time_scale"
+BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target field time_scale"
 
 # bb_params_tokens CMDLINE: print CMDLINE's words one a line, the way the
 # kernel splits it (double quotes group a value and are dropped; words after
@@ -90,7 +90,7 @@ bb_params_parse() {
 	local tok key val ok
 	BB_ROLE=client BB_ID= BB_CONTROLLER= BB_SUITE= BB_UPLOAD= BB_RELAY= BB_PEERS=
 	BB_KEY= BB_LAB= BB_TOKEN= BB_PIN= BB_TARGET= BB_TIME_SCALE=
-	BB_POWEROFF=0 BB_DEBUG=0 BB_PARAM_ERRORS=0
+	BB_POWEROFF=0 BB_DEBUG=0 BB_FIELD=0 BB_PARAM_ERRORS=0
 	# A here-document, not a pipe: the loop must run in this shell.
 	while IFS= read -r tok; do
 		case $tok in
@@ -230,7 +230,8 @@ bb_params_parse() {
 			*) bb_params_err "$tok" "pin must be" \
 "sha256//BASE64 (the collector's public key)" ;;
 			esac ;;
-		poweroff | debug)
+		poweroff | debug | field)
+			# field: the stick's field test (stick.sh).
 			case $val in
 			0 | 1) eval "BB_$(echo "$key" | tr a-z A-Z)=$val" ;;
 			*) bb_params_err "$tok" "$key must be 0 or 1" ;;

@@ -29,6 +29,25 @@ check_eq() {
 	fi
 }
 
+# check_parsed NAME GOT WANT ERR: one row of a parser's table: GOT's first
+# line starts with WANT, and its other lines contain ERR ("-": are empty).
+check_parsed() {
+	_first=$(echo "$2" | head -n 1)
+	_rest=$(echo "$2" | tail -n +2)
+	case $_first in
+	"$3"*) ok "$1 -> $3" ;;
+	*) not_ok "$1 -> $3"; diag "  got: $_first" ;;
+	esac
+	if [ "$4" = - ]; then
+		check_eq "$1: no error" "$_rest" ""
+	else
+		case $_rest in
+		*"$4"*) ok "$1: error names $4" ;;
+		*) not_ok "$1: error names $4"; diag "  got: $_rest" ;;
+		esac
+	fi
+}
+
 tap_done() {
 	echo "1..$tap_n"
 	echo "# $((tap_n - tap_fail)) passed, $tap_fail failed"
