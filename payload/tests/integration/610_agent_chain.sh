@@ -149,6 +149,23 @@ if $BB help | grep -q '^  sql '; then
 		.complete_repeats == 1 and
 		.repeats[0].merged.sql.counters.statements > 0 and
 		([.repeats[0].merged.sql.errors[]] | add) == 0' "$res"
+	# 64 connections set up in the prepare phase, not in the window;
+	# one start: the launch skew (the record skew carries the clients'
+	# deliberate clock errors, as the workloads read the host's clock).
+	check "sql-mix/c64: complete, statements > 0, no errors" \
+		jqt '.steps[] | select(.name == "sql-mix/c64") |
+		.complete_repeats == 1 and
+		.repeats[0].merged.sql.counters.statements > 0 and
+		.repeats[0].merged.sql.counters.setup_statements >= 64 * 11 and
+		([.repeats[0].merged.sql.errors[]] | add) == 0' "$res"
+	check "sql-mix/c64: both clients prepared before the one start" \
+		jqt '.steps[] | select(.name == "sql-mix/c64") | .repeats[0] |
+		(.prepare_s | type == "number") and
+		([.clients[].prepare | .ready == 1 and .failed == 0] |
+		 length == 2 and all) and .skew_ns.launch < 5000000' "$res" ||
+		diag "$(jq -c '.steps[] | select(.name == "sql-mix/c64") |
+		.repeats[0] | [.prepare_s, .skew_ns, [.clients[].prepare]]' \
+		"$res")"
 else
 	check "sql-mix skipped: no client has the workload" jqt '.steps[] |
 		select(.name == "sql-mix/c2") | .skipped |
