@@ -31,32 +31,7 @@ for t in wrk nginx taskset jq /usr/bin/time; do
 done
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs" >&2; exit 2; }
 
-O=${O:-$top/out}
-mkdir -p "$O/test-run"
-. "$top/payload/tests/lib/servers.sh"
-trap servers_stop EXIT INT TERM
-docroot=$RUN_DIR/www
-mkdir -p "$docroot"
-head -c 4050 /dev/zero | tr '\0' 'x' >"$docroot/index.html"
-NGINX_TASKSET="taskset -c 0"
-nginx_start "$docroot" || exit 1
-url=http://127.0.0.1:$NGINX_PORT/index.html
-# nginx's one worker, whose CPU ticks are read around each run.
-sleep 0.2
-wpid=$(pgrep -P "$(cat "$NGINX_DIR/nginx.pid")" | head -1)
-[ -n "$wpid" ] || { echo "no nginx worker" >&2; exit 1; }
-ticks() { awk '{ print $14 + $15 }' "/proc/$wpid/stat"; }
-hz=$(getconf CLK_TCK)
-
-# wrk pipelines the requests its script returns as one string.
-cat >"$RUN_DIR/pipeline8.lua" <<'LUA'
-init = function(args)
-	local r = {}
-	for i = 1, 8 do r[i] = wrk.format(nil, "/index.html") end
-	req = table.concat(r)
-end
-request = function() return req end
-LUA
+. "$top/payload/bench/nginx-bench.sh"
 
 # one TOOL PIPELINE: one run; appends "cpu_us_per_req req_per_s
 # client_reqs nginx_reqs nginx_req_per_s nginx_cpu_us_per_req" to
@@ -78,7 +53,7 @@ one() {
 		el=$(jq .elapsed_s "$RUN_DIR/out.json")
 	else
 		extra=
-		[ "$2" -gt 1 ] && extra="-s $RUN_DIR/pipeline8.lua"
+		[ "$2" -gt 1 ] && extra="-s $LUA8"
 		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
 			wrk -t 1 -c "$conns" -d "${secs}s" $extra "$url" \
 			>"$RUN_DIR/out.txt"
