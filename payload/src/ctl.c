@@ -27,6 +27,7 @@ static const char *const ctl_names[] = {
 	[CTL_CHALLENGE] = "challenge", [CTL_PROOF] = "proof",
 	[CTL_CLOCK] = "clock",
 	[CTL_PREPARED] = "prepared", [CTL_START] = "start",
+	[CTL_RESET] = "reset",
 };
 #define CTL_NTYPES (sizeof(ctl_names) / sizeof(ctl_names[0]))
 
@@ -295,6 +296,7 @@ static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 	case CTL_CLOCK:
 		return ctl_get_str(m->json, "step", &m->step, 32, err, errlen);
 	case CTL_PREPARED:
+	case CTL_RESET:
 		return ctl_get_str(m->json, "step", &m->step, 200, err, errlen);
 	case CTL_START:
 		rc = ctl_get_str(m->json, "step", &m->step, 200, err, errlen);

@@ -40,6 +40,8 @@ enum ctl_type {
 	CTL_CLOCK,	/* agent -> controller: my wall clock stepped */
 	CTL_PREPARED,	/* agent -> controller: a run's processes prepared */
 	CTL_START,	/* controller -> agent: start a prepared run */
+	CTL_RESET,	/* controller -> server, and its answer back: the
+			 * server reset between steps */
 };
 
 /* A parsed, validated message.  json is the whole object (owned: free it

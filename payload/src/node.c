@@ -254,6 +254,36 @@ static void node_cpu_model(char *cpu, size_t len)
 		fclose(f);
 }
 
+void node_server_reset(cJSON *rs)
+{
+	const char *cmd = getenv("BENCHBOOT_SERVER_RESET");
+	char line[512];
+	cJSON *done;
+	FILE *f;
+	int n = 0;
+
+	if (!cmd || !*cmd)
+		cmd = NODE_SERVER_RESET;
+	if (access(cmd, X_OK) != 0) {
+		cJSON_AddStringToObject(rs, "not_reset", "no server-reset on this server (not the image's server stack)");
+		return;
+	}
+	snprintf(line, sizeof(line), "exec '%s' 2>&1", cmd);
+	f = popen(line, "r");
+	if (!f) {
+		cJSON_AddStringToObject(rs, "not_reset", strerror(errno));
+		return;
+	}
+	cJSON_AddStringToObject(rs, "by", cmd);
+	done = cJSON_AddArrayToObject(rs, "done");
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (line[0] && n++ < 16)
+			cJSON_AddItemToArray(done, cJSON_CreateString(line));
+	}
+	cJSON_AddBoolToObject(rs, "ok", pclose(f) == 0);
+}
+
 cJSON *node_hostinfo(const char *id, const char *role)
 {
 	char line[512], cpu[256];

@@ -46,6 +46,14 @@ int node_identity(const char *role, char *id, size_t idlen);
  * owns; NULL on out of memory. */
 cJSON *node_hostinfo(const char *id, const char *role);
 
+/* The image server's reset between steps (configs/server/server-reset:
+ * mail queue and maildirs emptied, leftover tables dropped), run here:
+ * $BENCHBOOT_SERVER_RESET or NODE_SERVER_RESET.  Fills rs with "by",
+ * "done" (the lines it printed, at most 16) and "ok" (exit status 0), or
+ * "not_reset" with the reason when this host has no such command. */
+#define NODE_SERVER_RESET "/usr/lib/benchboot/server-reset"
+void node_server_reset(cJSON *rs);
+
 /* MemTotal in KiB from /proc/meminfo; 0 when unreadable. */
 long node_mem_kb(void);
 

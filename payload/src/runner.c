@@ -48,8 +48,8 @@
  * tables) before the start: not scaled with the suite's times, as
  * preparing takes what it takes. */
 #define RUNNER_PREPARE_S 120
-/* The image server's reset between steps (configs/server/server-reset). */
-#define RUNNER_SERVER_RESET "/usr/lib/benchboot/server-reset"
+/* How long a server agent may take to reset its server between steps. */
+#define RUNNER_RESET_S 60
 #define RUNNER_PREPARE_STR "120"
 
 enum { RP_FREE, RP_NEW, RP_READY, RP_LOST };
@@ -71,6 +71,7 @@ struct rpeer {
 	int prepared;
 	unsigned prep_ready, prep_failed;
 	int64_t prep_at;
+	cJSON *reset;		/* server: its answer to "reset" */
 	cJSON *result;		/* its result for the current step */
 	int lost_in_step;
 	unsigned idx;		/* client index in the current step */
@@ -440,6 +441,13 @@ static struct rpeer *runner_handle(struct runner *r, struct rpeer *p,
 		m.json = NULL;
 		p->in_step = 0;
 		break;
+	case CTL_RESET:
+		if (p->role != ROLE_SERVER)
+			break;
+		cJSON_Delete(p->reset);
+		p->reset = m.json;
+		m.json = NULL;
+		break;
 	case CTL_PREPARED:
 		if (!p->in_step || strcmp(m.step, r->cur_step) != 0) {
 			node_log("%s: prepared for step %s ignored (not expected)", p->id, m.step);
@@ -506,6 +514,7 @@ static struct rpeer *runner_slot(struct runner *r)
 	cJSON_Delete(p->host);
 	cJSON_Delete(p->workloads);
 	cJSON_Delete(p->result);
+	cJSON_Delete(p->reset);
 	memset(p, 0, sizeof(*p));
 	return p;
 }
@@ -1458,43 +1467,52 @@ static void runner_note_skip(struct runner *r, cJSON *so, const cJSON *ro)
 
 /* The server back to one state before every step (mail queue and
  * maildirs emptied, leftover tables dropped): a controller on the image's
- * server runs its server-reset (BENCHBOOT_SERVER_RESET overrides the
- * path) and keeps each line it printed in so's "server_reset"; elsewhere
- * that says why it was not reset. */
+ * server runs its server-reset itself (node.h); a server agent elsewhere
+ * is asked ("reset") and its answer awaited (RUNNER_RESET_S at most).
+ * so's "server_reset" keeps what was done, or says why not. */
 static void runner_reset(struct runner *r, cJSON *so)
 {
-	const char *cmd = getenv("BENCHBOOT_SERVER_RESET");
-	cJSON *rs = cJSON_AddObjectToObject(so, "server_reset"), *done;
-	char line[512];
-	FILE *f;
-	int st, n = 0;
+	cJSON *rs = cJSON_AddObjectToObject(so, "server_reset"), *m, *x;
+	struct rpeer *srv = runner_server(r);
+	uint64_t deadline;
 
-	if (!cmd || !*cmd)
-		cmd = RUNNER_SERVER_RESET;
-	if (!r->o->local_server) {
-		cJSON_AddStringToObject(rs, "not_reset", r->o->target ? "the server under test has no benchboot agent (--target): it could not be reset" : "the controller is not on the server: only a controller on the image's server resets it");
+	if (r->o->local_server) {
+		node_server_reset(rs);
+	} else if (!srv) {
+		cJSON_AddStringToObject(rs, "not_reset", r->o->target ? "the server under test has no benchboot agent (--target): it could not be reset" : "no server agent");
 		return;
+	} else {
+		cJSON_Delete(srv->reset);
+		srv->reset = NULL;
+		m = ctl_msg_new(CTL_RESET);
+		if (!m)
+			return;
+		cJSON_AddStringToObject(m, "step", r->cur_step);
+		if (ctl_conn_send(&srv->c, m) == 0) {
+			deadline = util_mono_ns() + RUNNER_RESET_S * 1000000000ull;
+			while (!srv->reset && srv->state == RP_READY &&
+			       util_mono_ns() < deadline && !*r->stop)
+				runner_pump(r, 20);
+		}
+		cJSON_Delete(m);
+		if (!srv->reset) {
+			cJSON_AddStringToObject(rs, "not_reset", "the server agent did not answer the reset");
+			runner_event(r, "server_reset_failed", srv->id, r->cur_step);
+			return;
+		}
+		/* Its "by", "done", "ok" or "not_reset", as it said them. */
+		cJSON_ArrayForEach(x, srv->reset)
+			if (strcmp(x->string, "by") == 0 ||
+			    strcmp(x->string, "done") == 0 ||
+			    strcmp(x->string, "ok") == 0 ||
+			    strcmp(x->string, "not_reset") == 0)
+				cJSON_AddItemToObject(rs, x->string,
+						      cJSON_Duplicate(x, 1));
+		cJSON_AddStringToObject(rs, "agent", srv->id);
+		cJSON_Delete(srv->reset);
+		srv->reset = NULL;
 	}
-	if (access(cmd, X_OK) != 0) {
-		cJSON_AddStringToObject(rs, "not_reset", "no server-reset on this server (not the image's server stack)");
-		return;
-	}
-	snprintf(line, sizeof(line), "exec '%s' 2>&1", cmd);
-	f = popen(line, "r");
-	if (!f) {
-		cJSON_AddStringToObject(rs, "not_reset", strerror(errno));
-		return;
-	}
-	cJSON_AddStringToObject(rs, "by", cmd);
-	done = cJSON_AddArrayToObject(rs, "done");
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = 0;
-		if (line[0] && n++ < 16)
-			cJSON_AddItemToArray(done, cJSON_CreateString(line));
-	}
-	st = pclose(f);
-	cJSON_AddBoolToObject(rs, "ok", st == 0);
-	if (st != 0)
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(rs, "ok")))
 		runner_event(r, "server_reset_failed", NULL, r->cur_step);
 }
 

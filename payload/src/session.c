@@ -678,6 +678,28 @@ static int session_gate(struct session *s, const struct ctl_msg *m)
 	return 1;
 }
 
+/* RESET (server role): the server's reset between steps, run here, and
+ * what it did sent back (node.h).  Returns 0 or the send's error. */
+static int session_on_reset(struct session *s, const struct ctl_msg *m)
+{
+	cJSON *r = ctl_msg_new(CTL_RESET);
+	int rc;
+
+	if (!r)
+		return 0;
+	cJSON_AddStringToObject(r, "step", m->step);
+	if (s->o->role == ROLE_SERVER)
+		node_server_reset(r);
+	else
+		cJSON_AddStringToObject(r, "not_reset", "not a server agent");
+	node_log("reset before step %s: %s", m->step,
+		 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "ok")) ?
+		 "done" : "not done");
+	rc = ctl_conn_send(&s->c, r);
+	cJSON_Delete(r);
+	return rc;
+}
+
 static int session_handle(struct session *s, const char *line, size_t len)
 {
 	struct ctl_msg m;
@@ -704,6 +726,9 @@ static int session_handle(struct session *s, const char *line, size_t len)
 		break;
 	case CTL_RUN:
 		rc = session_on_run(s, &m);
+		break;
+	case CTL_RESET:
+		rc = session_on_reset(s, &m);
 		break;
 	case CTL_START:
 		if (!s->run.active || strcmp(s->run.step, m.step) != 0 ||

@@ -58,8 +58,17 @@ netns_spawn c1 "$RUN_DIR/c1.log" env BENCHBOOT_CLOCK_OFFSET_NS=50000000 \
 	$BB agent --role=client --controller 10.77.0.2 --once
 netns_spawn c2 "$RUN_DIR/c2.log" env BENCHBOOT_CLOCK_OFFSET_NS=-30000000 \
 	$BB agent --role=client --controller 10.77.0.2 --once
-netns_spawn srv "$RUN_DIR/server.log" $BB agent --role=server \
-	--controller 10.77.0.2:7407 --once
+# The server agent's reset between steps (the image's server-reset empties
+# mail and drops tables; here one that only counts, so the delivery
+# checks below still see every message): asked by the controller.
+cat >"$RUN_DIR/reset" <<'EOT'
+#!/bin/sh
+echo "counted: $(cat "$0.n" 2>/dev/null || echo 0) reset(s) before"
+echo $(($(cat "$0.n" 2>/dev/null || echo 0) + 1)) >"$0.n"
+EOT
+chmod 755 "$RUN_DIR/reset"
+netns_spawn srv "$RUN_DIR/server.log" env BENCHBOOT_SERVER_RESET="$RUN_DIR/reset" \
+	$BB agent --role=server --controller 10.77.0.2:7407 --once
 start=$(date +%s)
 BENCHBOOT_STATUS=$RUN_DIR/ctl.status netns_exec ctl $BB agent \
 	--role=controller --id ctl-test \
@@ -186,6 +195,13 @@ if $BB help | grep -q '^  smtp-sink '; then
 	check_eq "Postfix relayed to the sink what clients counted" \
 		"$(find "$RUN_DIR/sunk" -type f | wc -l)" "$relayed"
 fi
+# The server agent reset its server before every step, in order.
+check "server reset: asked of the server agent before every step" jqt \
+	'[.steps[] | .server_reset] | length > 5 and
+	 ([.[] | .ok == true and (.agent | test("^srv|server"))] | all) and
+	 ([.[] | .done[0]] == [range(length) |
+	   "counted: \(.) reset(s) before"])' "$res" ||
+	diag "$(jq -c '[.steps[] | .server_reset]' "$res")"
 # Series from the server's sampler and probe, inside the step window.
 if $BB help | grep -q '^  sample '; then
 	check "sampler series attached to http-static" jqt "$st |
