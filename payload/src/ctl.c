@@ -82,7 +82,19 @@ static int ctl_get_str(const cJSON *o, const char *name, const char **out,
 static int ctl_get_int(const cJSON *o, const char *name, int64_t *out,
 		       char *err, size_t errlen)
 {
-	if (jnum_field(o, name, out, err, errlen) != 0)
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, name);
+	int rc = jnum_field(o, name, out, err, errlen);
+
+	/* An agent built before exact numbers writes ns times as doubles
+	 * (1.79615122659021e+18): taken, rounded, as then, so one lab can
+	 * mix both. */
+	if (rc == -ERANGE && isfinite(f->valuedouble) &&
+	    f->valuedouble == floor(f->valuedouble) &&
+	    fabs(f->valuedouble) <= 4.6e18) {
+		*out = (int64_t)f->valuedouble;
+		rc = 0;
+	}
+	if (rc != 0)
 		return -EINVAL;
 	if (*out > (INT64_C(1) << 62) || *out < -(INT64_C(1) << 62))
 		return util_fail(err, errlen, -EINVAL,

@@ -37,6 +37,9 @@ static const struct {
 	  "field \"t1\": 1.5 is not an integer" },
 	{ "{\"v\":1,\"type\":\"time_req\",\"seq\":1,\"t1\":\"5\"}", -EINVAL,
 	  "field \"t1\": not a number" },
+	/* An agent from before exact numbers: its rounded double taken. */
+	{ "{\"v\":1,\"type\":\"time_req\",\"seq\":1,"
+	  "\"t1\":1.79615122659021e+18}", 0, NULL },
 	{ "{\"v\":1,\"type\":\"time_resp\",\"seq\":1,\"t1\":5,\"t2\":6}",
 	  -EINVAL, "time_resp: field \"t3\"" },
 	{ "{\"v\":1,\"type\":\"time_resp\",\"seq\":1,\"t1\":5,\"t2\":6,"
