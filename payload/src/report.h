@@ -175,6 +175,29 @@ int report_csv(FILE *out, struct report_res *rs, int n);
  * fetched).  Returns 0 or -errno (report_html.c). */
 int report_html(FILE *out, struct report_res *rs, int n);
 
+/* Writes s to f with HTML's markup characters as entities and control
+ * characters as U+FFFD: for text and attribute values alike. */
+void report_html_esc(FILE *f, const char *s);
+
+/* The report's page head (its CSS, a Content-Security-Policy that runs
+ * and fetches nothing; forms: whether GET forms may submit to the page's
+ * own origin) up to and including <body>. */
+void report_html_head(FILE *f, const char *title, int forms);
+
+/* One figure across runs (report_html_trend). */
+struct report_trend {
+	int n;
+	struct {
+		const char *id, *label;	/* the run; its short x label */
+		double y, lo, hi;	/* mean; its 95 % CI (lo == hi: none) */
+	} *pt;
+};
+
+/* A line chart of t's points in order, one per run, with CI bars, as
+ * inline SVG in a <figure class="chart trend">. */
+void report_html_trend(FILE *f, const char *title, const char *ylabel,
+		       const struct report_trend *t);
+
 /* `benchboot report [--html OUT] [--csv OUT] [--force] RESULT.json...`:
  * exit 0, 1 (a file refused, an output not written), 2 (usage). */
 int report_main(int argc, char **argv);

@@ -1140,10 +1140,13 @@ static const char html_css[] =
 "stroke-dasharray:3 3}.stepl{font-size:9px;fill:#555}"
 ".meta{font-size:.85em;color:#444}\n";
 
-int report_html(FILE *f, struct report_res *rs, int n)
+void report_html_esc(FILE *f, const char *s)
 {
-	int i;
+	html_esc(f, s);
+}
 
+void report_html_head(FILE *f, const char *title, int forms)
+{
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8"
 	      "\">\n<meta name=\"viewport\" content=\"width=device-width\">\n"
 	      /* Defence in depth behind html_esc: the page runs nothing and
@@ -1151,10 +1154,60 @@ int report_html(FILE *f, struct report_res *rs, int n)
 	       * neither execute nor call home. */
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\""
 	      "default-src 'none'; style-src 'unsafe-inline'; "
-	      "img-src data:; form-action 'none'\">\n"
-	      "<title>benchboot report</title>\n<style>", f);
+	      "img-src data:; form-action ", f);
+	fputs(forms ? "'self'" : "'none'", f);
+	fputs("\">\n<title>", f);
+	html_esc(f, title);
+	fputs("</title>\n<style>", f);
 	fputs(html_css, f);
-	fputs("</style></head><body>\n<h1>benchboot report</h1>\n"
+	fputs("</style></head><body>\n", f);
+}
+
+/* The trend: one point per run, left to right in the given order, its
+ * CI as an error bar; x ticks name every run (thinned past 12). */
+void report_html_trend(FILE *f, const char *title, const char *ylabel,
+		       const struct report_trend *t)
+{
+	struct chart c = { .w = 560, .h = 300, .l = 62, .t = 26, .r = 546,
+			   .b = 246 };
+	int i, every = t->n > 12 ? (t->n + 11) / 12 : 1;
+
+	c.x0 = -0.5;
+	c.x1 = t->n - 0.5;
+	for (i = 0; i < t->n; i++)
+		c.y1 = fmax(c.y1, fmax(t->pt[i].y, t->pt[i].hi));
+	c.y1 = c.y1 > 0 ? c.y1 * 1.12 : 1;
+	chart_begin(&c, f, "trend", title, "runs, oldest first", ylabel);
+	for (i = 0; i < t->n; i += every)
+		chart_xtick(&c, chart_x(&c, i), t->pt[i].label);
+	fprintf(f, "<path class=\"ci\" stroke=\"%s\" d=\"", HTML_COLOR(0));
+	for (i = 0; i < t->n; i++)
+		if (t->pt[i].hi > t->pt[i].lo)
+			fprintf(f, "M%.1f %.1fV%.1f", chart_x(&c, i),
+				chart_y(&c, fmax(t->pt[i].lo, 0)),
+				chart_y(&c, t->pt[i].hi));
+	fprintf(f, "\"/><path class=\"line\" stroke=\"%s\" d=\"",
+		HTML_COLOR(0));
+	for (i = 0; i < t->n; i++)
+		fprintf(f, "%c%.1f %.1f", i ? 'L' : 'M', chart_x(&c, i),
+			chart_y(&c, t->pt[i].y));
+	fputs("\"/>", f);
+	for (i = 0; i < t->n; i++) {
+		fprintf(f, "<circle class=\"pt\" fill=\"%s\" cx=\"%.1f\" "
+			"cy=\"%.1f\" r=\"3\"><title>", HTML_COLOR(0),
+			chart_x(&c, i), chart_y(&c, t->pt[i].y));
+		html_esc(f, t->pt[i].id);
+		fputs("</title></circle>", f);
+	}
+	chart_end(&c, "mean of the complete repeats; bars: 95 % CI of the mean");
+}
+
+int report_html(FILE *f, struct report_res *rs, int n)
+{
+	int i;
+
+	report_html_head(f, "benchboot report", 0);
+	fputs("<h1>benchboot report</h1>\n"
 	      "<table class=\"res\"><tr><th></th><th>result</th><th>suite</th>"
 	      "<th>benchboot</th><th>created</th><th>file</th></tr>\n", f);
 	for (i = 0; i < n; i++) {

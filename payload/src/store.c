@@ -1137,19 +1137,6 @@ static int store_regress(struct store *st, const struct report_res *r,
 
 /* --- the entry points ------------------------------------------------- */
 
-/* The id of a document report_parse() refused, if it has a valid one. */
-static int store_raw_id(const char *text, size_t len, char *id, size_t n)
-{
-	cJSON *doc = cJSON_ParseWithLength(text, len);
-	const char *s = store_str(doc, "id");
-	int ok = s && strlen(s) < n;
-
-	if (ok)
-		snprintf(id, n, "%s", s);
-	cJSON_Delete(doc);
-	return ok ? 0 : -EINVAL;
-}
-
 /* One transaction: the run's old rows out, its new rows in. */
 static int store_txn(struct store *st, const struct report_res *r,
 		     const char *id, const char *file, size_t bytes,
@@ -1173,12 +1160,12 @@ static int store_txn(struct store *st, const struct report_res *r,
 	return rc;
 }
 
-int store_index(struct store *st, const char *text, size_t len,
-		const char *file, int window, double threshold_pct,
+int store_index(struct store *st, const char *id, const char *text,
+		size_t len, const char *file, int window, double threshold_pct,
 		struct store_changes *ch, char *err, size_t errlen)
 {
 	struct report_res r;
-	char why[300], id[130];
+	char why[300];
 	int rc;
 
 	if (ch)
@@ -1186,13 +1173,18 @@ int store_index(struct store *st, const char *text, size_t len,
 	rc = store_connect(st, err, errlen);
 	if (rc != 0)
 		return rc;
-	if (report_parse(text, len, file, &r, why, sizeof(why)) != 0) {
-		if (store_raw_id(text, len, id, sizeof(id)) != 0)
-			return util_fail(err, errlen, -EINVAL, "%s: no valid \"id\": not indexed", file);
+	rc = report_parse(text, len, file, &r, why, sizeof(why));
+	if (rc == 0 && strcmp(r.id, id) != 0) {
+		snprintf(why, sizeof(why), "%s: its \"id\" is not its name's",
+			 file);
+		report_free(&r);
+		rc = -EINVAL;
+	}
+	if (rc != 0) {
 		rc = store_txn(st, NULL, id, file, len, why, err, errlen);
 		return rc ? rc : util_fail(err, errlen, -EINVAL, "%s", why);
 	}
-	rc = store_txn(st, &r, r.id, file, len, NULL, err, errlen);
+	rc = store_txn(st, &r, id, file, len, NULL, err, errlen);
 	if (rc == 0)
 		rc = store_regress(st, &r, window, threshold_pct, ch, err,
 				   errlen);
@@ -1232,4 +1224,175 @@ int store_clear(struct store *st, char *err, size_t errlen)
 	/* The cascades take every other table's rows with their run's. */
 	return rc ? rc : store_exec(st, "DELETE FROM bb_runs", NULL, 0, err,
 				    errlen);
+}
+
+/* --- listings ---------------------------------------------------------- */
+
+/* The filter's SQL: constant text, two parameters per filter (the
+ * first says whether it applies), so no value ever becomes SQL. */
+#define STORE_FILTER_SQL \
+	" (? IS NULL OR EXISTS (SELECT 1 FROM bb_hosts h" \
+	" WHERE h.run_id = r.id AND h.host_id = ?))" \
+	" AND (? IS NULL OR r.suite = ?)" \
+	" AND (? IS NULL OR r.suite_version = ?)" \
+	" AND (? IS NULL OR EXISTS (SELECT 1 FROM bb_hosts h" \
+	" WHERE h.run_id = r.id AND h.image_digest = ?))" \
+	" AND (? IS NULL OR r.server = ?)" \
+	" AND (? IS NULL OR r.created >= ?)" \
+	" AND (? IS NULL OR r.created < ? + INTERVAL 1 DAY)"
+#define STORE_FILTER_N 14
+
+/* f's 14 values into v. */
+static void store_filter_vals(const struct store_filter *f,
+			      struct store_val *v)
+{
+	const char *s[] = { f->host, f->suite, f->version, f->digest,
+			    f->server, f->from, f->to };
+	static const size_t max[] = { 128, 64, 32, 80, 255, 10, 10 };
+	int i;
+
+	for (i = 0; i < 7; i++) {
+		const char *x = s[i] && s[i][0] ? s[i] : NULL;
+
+		v[2 * i] = (struct store_val)VS(x, max[i]);
+		v[2 * i + 1] = (struct store_val)VS(x, max[i]);
+	}
+}
+
+/* store_run() after store_connect(): what every listing does. */
+static int store_query(struct store *st, const char *sql,
+		       const struct store_val *v, int n, struct store_col *c,
+		       int nc, store_row_fn row, void *arg, char *err,
+		       size_t errlen)
+{
+	int rc = store_connect(st, err, errlen);
+
+	return rc ? rc : store_run(st, sql, v, n, c, nc, row, arg, err,
+				   errlen);
+}
+
+struct store_cb {
+	void *fn;
+	void *arg;
+};
+
+static int store_runs_row(void *arg, struct store_col *c)
+{
+	struct store_cb *cb = arg;
+	int (*fn)(void *, const struct store_runrow *) = cb->fn;
+	struct store_runrow r = { .regressions = (int)c[8].i };
+
+	snprintf(r.id, sizeof(r.id), "%.128s", c[0].s);
+	snprintf(r.created, sizeof(r.created), "%.20s", c[1].s);
+	snprintf(r.suite, sizeof(r.suite), "%.64s", c[2].s);
+	snprintf(r.version, sizeof(r.version), "%.32s", c[3].s);
+	snprintf(r.server, sizeof(r.server), "%s", c[4].s);
+	snprintf(r.digest, sizeof(r.digest), "%.80s", c[5].s);
+	snprintf(r.controller, sizeof(r.controller), "%.128s", c[6].s);
+	snprintf(r.error, sizeof(r.error), "%s", c[7].s);
+	return fn(cb->arg, &r);
+}
+
+int store_runs(struct store *st, const struct store_filter *f, int limit,
+	       int (*fn)(void *arg, const struct store_runrow *r), void *arg,
+	       char *err, size_t errlen)
+{
+	struct store_val v[STORE_FILTER_N + 1];
+	struct store_col c[9];
+	struct store_cb cb = { (void *)fn, arg };
+	int i;
+
+	for (i = 0; i < 9; i++)
+		c[i] = (struct store_col){ .t = i == 8 ? SV_INT : SV_STR };
+	store_filter_vals(f, v);
+	v[STORE_FILTER_N] = (struct store_val)VI(limit);
+	return store_query(st, "SELECT r.id, DATE_FORMAT(r.created,"
+			 " '%Y-%m-%dT%H:%i:%sZ'), r.suite, r.suite_version,"
+			 " r.server, r.image_digest, r.controller, r.error,"
+			 " (SELECT COUNT(*) FROM bb_regressions g"
+			 " WHERE g.run_id = r.id AND g.worse = 1)"
+			 " FROM bb_runs r WHERE" STORE_FILTER_SQL
+			 " ORDER BY r.created DESC, r.id DESC LIMIT ?",
+			 v, STORE_FILTER_N + 1, c, 9, store_runs_row, &cb,
+			 err, errlen);
+}
+
+static int store_keys_row(void *arg, struct store_col *c)
+{
+	struct store_cb *cb = arg;
+	int (*fn)(void *, const char *, const char *) = cb->fn;
+
+	return fn(cb->arg, c[0].s, c[1].s);
+}
+
+int store_trend_keys(struct store *st, const struct store_filter *f,
+		     int (*fn)(void *arg, const char *step, const char *wl),
+		     void *arg, char *err, size_t errlen)
+{
+	struct store_val v[STORE_FILTER_N];
+	struct store_col c[3] = { { .t = SV_STR }, { .t = SV_STR },
+				  { .t = SV_INT } };
+	struct store_cb cb = { (void *)fn, arg };
+
+	store_filter_vals(f, v);
+	return store_query(st, "SELECT s.name, w.workload, MIN(s.idx)"
+			 " FROM bb_runs r JOIN bb_steps s ON s.run_id = r.id"
+			 " JOIN bb_workloads w ON w.run_id = r.id"
+			 " AND w.step_idx = s.idx WHERE" STORE_FILTER_SQL
+			 " GROUP BY s.name, w.workload"
+			 " ORDER BY MIN(s.idx), s.name, w.workload LIMIT 200",
+			 v, STORE_FILTER_N, c, 3, store_keys_row, &cb, err,
+			 errlen);
+}
+
+static int store_trend_row(void *arg, struct store_col *c)
+{
+	struct store_cb *cb = arg;
+	int (*fn)(void *, const struct store_trendrow *) = cb->fn;
+	struct store_trendrow r = {
+		.thr = { .n = c[3].null ? 0 : (int)c[3].i, .mean = c[4].d,
+			 .median = c[4].d, .lo = c[5].d, .hi = c[6].d },
+		.p99 = { .n = c[7].null ? 0 : (int)c[7].i, .mean = c[8].d,
+			 .median = c[8].d, .lo = c[9].d, .hi = c[10].d },
+	};
+
+	snprintf(r.id, sizeof(r.id), "%.128s", c[0].s);
+	snprintf(r.created, sizeof(r.created), "%.20s", c[1].s);
+	snprintf(r.digest, sizeof(r.digest), "%.80s", c[2].s);
+	return fn(cb->arg, &r);
+}
+
+int store_trend(struct store *st, const struct store_filter *f,
+		const char *step, const char *wl, int limit,
+		int (*fn)(void *arg, const struct store_trendrow *r),
+		void *arg, char *err, size_t errlen)
+{
+	struct store_val v[STORE_FILTER_N + 4];
+	struct store_col c[11];
+	struct store_cb cb = { (void *)fn, arg };
+	int i;
+
+	for (i = 0; i < 11; i++)
+		c[i] = (struct store_col){ .t = i < 3 ? SV_STR :
+					   i == 3 || i == 7 ? SV_INT : SV_DBL };
+	v[0] = (struct store_val)VS(wl, 48);
+	v[1] = (struct store_val)VS(wl, 48);
+	v[2] = (struct store_val)VS(step, 96);
+	store_filter_vals(f, v + 3);
+	v[STORE_FILTER_N + 3] = (struct store_val)VI(limit);
+	return store_query(st, "SELECT r.id, DATE_FORMAT(r.created,"
+			 " '%Y-%m-%dT%H:%i:%sZ'), r.image_digest,"
+			 " t.n, t.mean, t.ci_lo, t.ci_hi,"
+			 " p.n, p.mean, p.ci_lo, p.ci_hi"
+			 " FROM bb_runs r JOIN bb_steps s ON s.run_id = r.id"
+			 " LEFT JOIN bb_figures t ON t.run_id = r.id"
+			 " AND t.step_idx = s.idx AND t.workload = ?"
+			 " AND t.figure = 'thr'"
+			 " LEFT JOIN bb_figures p ON p.run_id = r.id"
+			 " AND p.step_idx = s.idx AND p.workload = ?"
+			 " AND p.figure = 'p99'"
+			 " WHERE s.name = ? AND" STORE_FILTER_SQL
+			 " ORDER BY r.created, r.id LIMIT ?",
+			 v, STORE_FILTER_N + 4, c, 11, store_trend_row, &cb,
+			 err, errlen);
 }

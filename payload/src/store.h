@@ -68,17 +68,18 @@ struct store_changes {
 };
 #define STORE_MAX_CHANGES 64
 
-/* Indexes one result document (text, len bytes; file names it for the
- * rows and messages) in one transaction, replacing any rows of its id
- * (so indexing twice gives the same rows).  A document report_parse()
- * refuses gets a runs row whose "error" says why, and no other row.
- * Then, when window > 0, compares every step's throughput and p99 with
- * the window previous comparable runs (store_judge()) and records what
- * moved in the regressions table and in *ch (may be NULL).  Returns 0;
- * -EINVAL for a refused document (reason in err; indexed as such);
- * -EIO / -EPROTO as store_connect(). */
-int store_index(struct store *st, const char *text, size_t len,
-		const char *file, int window, double threshold_pct,
+/* Indexes one result document, stored under id (text, len bytes; file
+ * names it for the rows and messages), in one transaction, replacing
+ * any rows of id (so indexing twice gives the same rows).  A document
+ * report_parse() refuses, or whose "id" is not id, gets a runs row
+ * whose "error" says why, and no other row.  Then, when window > 0,
+ * compares every step's throughput and p99 with the window previous
+ * comparable runs (store_judge()) and records what moved in the
+ * regressions table and in *ch (may be NULL).  Returns 0; -EINVAL for a
+ * refused document (reason in err; indexed as such); -EIO / -EPROTO as
+ * store_connect(). */
+int store_index(struct store *st, const char *id, const char *text,
+		size_t len, const char *file, int window, double threshold_pct,
 		struct store_changes *ch, char *err, size_t errlen);
 
 /* The ids the index holds, sorted (strcmp), into *ids (caller frees
@@ -90,6 +91,49 @@ int store_ids(struct store *st, char ***ids, int *n, char *err,
 /* Deletes every result's rows (not the schema): --reindex's start.
  * Returns 0 or as store_connect(). */
 int store_clear(struct store *st, char *err, size_t errlen);
+
+/* What a listing keeps (NULL or "": any). */
+struct store_filter {
+	const char *host;	/* a host id of the run, any role */
+	const char *suite, *version;
+	const char *digest;	/* an image digest any host of it booted */
+	const char *server;	/* bb_runs.server */
+	const char *from, *to;	/* YYYY-MM-DD, UTC, both inclusive */
+};
+
+/* One run of a listing (strings cut to their columns). */
+struct store_runrow {
+	char id[129], created[21], suite[65], version[33];
+	char server[256], digest[81], controller[129];
+	char error[256];	/* "" unless the document was unreadable */
+	int regressions;	/* its bb_regressions rows with worse = 1 */
+};
+
+/* Calls fn for each run that f keeps, newest first, at most limit;
+ * fn returns 0 to go on.  Returns 0, fn's non-zero, or as
+ * store_connect(). */
+int store_runs(struct store *st, const struct store_filter *f, int limit,
+	       int (*fn)(void *arg, const struct store_runrow *r), void *arg,
+	       char *err, size_t errlen);
+
+/* One run's point of a trend. */
+struct store_trendrow {
+	char id[129], created[21], digest[81];
+	struct report_stat thr, p99;	/* n == 0: the run has none */
+};
+
+/* The (step, workload) pairs the runs f keeps have, in their steps'
+ * order: fn(arg, step, workload) for each. */
+int store_trend_keys(struct store *st, const struct store_filter *f,
+		     int (*fn)(void *arg, const char *step, const char *wl),
+		     void *arg, char *err, size_t errlen);
+
+/* Step step's workload wl across the runs f keeps, oldest first (by
+ * created, then id), at most limit: fn for each. */
+int store_trend(struct store *st, const struct store_filter *f,
+		const char *step, const char *wl, int limit,
+		int (*fn)(void *arg, const struct store_trendrow *r),
+		void *arg, char *err, size_t errlen);
 
 /* Whether now moved beyond noise against the n previous figures prev:
  * significant by report_significant() against every one of them, all on

@@ -4,7 +4,9 @@
 # duplicate changing nothing, the database killed during an upload and
 # back (the file stored at once, its rows caught up), --reindex giving
 # the same rows, a regression injected into a synthetic series reported
-# once and its noise not at all, a newer schema refused.
+# once and its noise not at all; the pages (index, filters, escaping, a
+# comparison, a trend with one point per run, in headless Chromium); a
+# newer schema refused.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 if [ -n "${TARGET_RUN:-}" ]; then
@@ -136,6 +138,68 @@ check "it indexed the nine files" grep -q "9 results indexed" \
 dump >"$RUN_DIR/after"
 check "the same rows after --reindex ($(wc -l <"$RUN_DIR/after") lines)" \
 	cmp -s "$RUN_DIR/before" "$RUN_DIR/after"
+
+# --- the pages (the collector still serves all nine runs) ----------------------
+code() { curl -s -o "$RUN_DIR/page" -w '%{http_code}' "$U$1"; }
+check_eq "GET /ui/: 200" "$(code /ui/)" 200
+check_eq "the index lists the nine runs" "$(grep -o \
+	'<td class="id"><a href="/ui/run?id=[^"]*"' "$RUN_DIR/page" | wc -l)" 9
+check_eq "filtered by suite: seven" "$(code '/ui/?suite=synth')" 200
+check_eq "  their rows" "$(grep -c 'href="/ui/run?id=synth-' \
+	"$RUN_DIR/page")" 7
+check "the regressed run is marked" grep -q '1 regression' "$RUN_DIR/page"
+check_eq "a hostile filter value is escaped, not markup" \
+	"$(code '/ui/?host=%3Cscript%3Ex%22')" 200
+check "  shown as &lt;script&gt;x&quot;, no <script>" sh -c \
+	"grep -q '&lt;script&gt;x&quot;' '$RUN_DIR/page' &&
+	 ! grep -q '<script' '$RUN_DIR/page'"
+check_eq "an unknown parameter: 400" "$(code '/ui/?evil=1')" 400
+check_eq "a run that is not there: 404" "$(code '/ui/run?id=nope')" 404
+check_eq "a trend without a version: 400" "$(code '/ui/trend?suite=x')" 400
+check_eq "comparing two suites: 400" \
+	"$(code "/ui/compare?a=$ida&b=synth-1")" 400
+if command -v chromium >/dev/null; then
+	# chromium_dom URL OUT: the DOM headless Chromium builds from URL
+	# (fresh profile; no name resolves: only 127.0.0.1 is reached).
+	chromium_dom() {
+		_prof=$(mktemp -d "$RUN_DIR/chromium.XXXXXX")
+		timeout -k 5 60 chromium --headless --no-sandbox \
+			--disable-gpu --disable-background-networking \
+			--disable-component-update --disable-sync \
+			--no-first-run --disable-extensions \
+			--host-resolver-rules='MAP * ~NOTFOUND, EXCLUDE 127.0.0.1' \
+			--user-data-dir="$_prof" --enable-logging=stderr \
+			--v=0 --dump-dom "$1" >"$2" 2>"$2.err"
+		_rc=$?
+		rm -rf "$_prof"
+		return $_rc
+	}
+	chromium_dom "$U/ui/" "$RUN_DIR/index.dom"
+	for id in "$ida" "$(jq -r .id "$FIX/run-b.json")" synth-1 synth-7; do
+		grep -q "href=\"/ui/run?id=$id\"" "$RUN_DIR/index.dom" ||
+			echo "missing $id"
+	done >"$RUN_DIR/missing"
+	check "Chromium: the index lists what was uploaded" \
+		test ! -s "$RUN_DIR/missing"
+	cmp=$(grep -o 'class="cmp" href="[^"]*"' "$RUN_DIR/index.dom" |
+		head -1 | sed 's/.*href="//; s/"$//; s/&amp;/\&/g')
+	chromium_dom "$U$cmp" "$RUN_DIR/cmp.dom"
+	a=${cmp#*a=} a=${a%%&*} b=${cmp#*b=}
+	check "Chromium: the comparison link ($a vs $b) renders both runs" \
+		sh -c "grep -q '$a' '$RUN_DIR/cmp.dom' &&
+		       grep -q '$b' '$RUN_DIR/cmp.dom' &&
+		       grep -q '<svg' '$RUN_DIR/cmp.dom'"
+	chromium_dom "$U/ui/trend?suite=synth&version=2" "$RUN_DIR/trend.dom"
+	# The first chart: http-static/c2's throughput, one point per run.
+	pts=$(tr -d '\n' <"$RUN_DIR/trend.dom" | sed 's|</figure>|\n|g' |
+		head -1 |
+		grep -o '<circle class="pt"' | wc -l)
+	check_eq "Chromium: a trend chart has one point per run" "$pts" 7
+	check_eq "Chromium: no console message on the pages" \
+		"$(cat "$RUN_DIR"/*.dom.err | grep -c CONSOLE)" 0
+else
+	skip "chromium not installed (TEST_PACKAGES)"
+fi
 
 # --- refusals ---------------------------------------------------------------------------
 $BB collect --dir "$D" --db "mysql://bench@127.0.0.1:0/bench" --reindex \
