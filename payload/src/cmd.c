@@ -10,6 +10,7 @@
 #include "http.h"
 #include "ident.h"
 #include "mdns.h"
+#include "page.h"
 #include "probe.h"
 #include "report.h"
 #include "sample.h"
@@ -52,8 +53,8 @@ const struct cmd cmd_table[] = {
 	  "fast SMTP sink server: accepts, counts, optionally stores mail" },
 	{ "ident", ident_main, 0,
 	  "what a server is, seen from the network: HTTP, SQL and SMTP versions, TCP/IP facts" },
-	{ "report", report_main, 0,
-	  "tables, CSV and an HTML page with charts from result documents; compare runs" },
+	{ "report", page_report_main, 0,
+	  "tables, CSV and an HTML page with charts from result documents (or runs selected from a collector's database); compare runs; trends" },
 	{ NULL, NULL, 0, NULL },
 };
 

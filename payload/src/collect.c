@@ -1061,9 +1061,11 @@ static int collect_db(struct collect_srv *s, struct collect_opts *o)
 		return 2;
 	}
 	if (o->db_pass_file &&
-	    collect_first_line(o->db_pass_file, o->url.pass,
-			       sizeof(o->url.pass), "--db-password-file") != 0)
+	    store_password_file(&o->url, o->db_pass_file, err,
+				sizeof(err)) != 0) {
+		util_err("collect", EINVAL, "%s", err);
 		return 1;
+	}
 	s->store = store_new(&o->url, 5);
 	memset(o->url.pass, 0, sizeof(o->url.pass));
 	if (!s->store) {

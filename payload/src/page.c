@@ -3,6 +3,8 @@
  * the report's own HTML (report_html*: its CSS, its escaping, its
  * charts); each page is one string built in memory, then sent. */
 #include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,4 +345,212 @@ int page_render(struct store *st, const char *dir, const struct page_req *r,
 	*body = NULL;
 	return rc == -ENOENT ? 404 : rc == -EIO || rc == -EPROTO ? 503 :
 		rc == -ENOMEM ? 500 : 400;
+}
+
+/* --- benchboot report --db ---------------------------------------------- */
+
+/* What page_report_main reads besides report_main's options. */
+struct page_ropts {
+	const char *db, *pass_file, *dir, *trend;
+	struct page_req q;
+	int limit;
+	char **argv;		/* report_main's: argv[0], options, files */
+	int argc, first;	/* first: the first file (malloc'd) */
+};
+
+/* The selection's files, oldest first, appended to o->argv. */
+static int page_sel_row(void *arg, const struct store_runrow *r)
+{
+	struct page_ropts *o = arg;
+	char *path;
+
+	if (asprintf(&path, "%s/%s.json", o->dir, r->id) < 0)
+		return -ENOMEM;
+	o->argv[o->argc++] = path;
+	return 0;
+}
+
+/* One of our options into o (report_main's go to o->argv).  Returns 0
+ * or 2 (usage). */
+static int page_ropt(int c, const char *arg, struct page_ropts *o,
+		     const struct option *lo, int li)
+{
+	static const struct { int c; size_t off, size; } f[] = {
+		{ 'o', offsetof(struct page_req, host), PAGE_VAL_MAX + 1 },
+		{ 's', offsetof(struct page_req, suite), PAGE_VAL_MAX + 1 },
+		{ 'v', offsetof(struct page_req, version), PAGE_VAL_MAX + 1 },
+		{ 'g', offsetof(struct page_req, digest), PAGE_VAL_MAX + 1 },
+		{ 'e', offsetof(struct page_req, server), PAGE_VAL_MAX + 1 },
+		{ 'F', offsetof(struct page_req, from), 11 },
+		{ 'T', offsetof(struct page_req, to), 11 },
+	};
+	size_t i;
+	uint64_t v;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (f[i].c == c) {
+			if (strlen(arg) >= f[i].size)
+				break;
+			snprintf((char *)&o->q + f[i].off, f[i].size, "%s",
+				 arg);
+			return 0;
+		}
+	switch (c) {
+	case 'D': o->db = arg; return 0;
+	case 'P': o->pass_file = arg; return 0;
+	case 'd': o->dir = arg; return 0;
+	case 't': o->trend = arg; return 0;
+	case 'l':
+		if (util_parse_u64(arg, 1, 10000, &v) != 0)
+			break;
+		o->limit = (int)v;
+		return 0;
+	case 'H': case 'C': case 'f': case 'q':
+		o->argv[o->argc++] = (char *)(c == 'H' ? "--html" :
+			c == 'C' ? "--csv" : c == 'f' ? "--force" : "--quiet");
+		if (arg)
+			o->argv[o->argc++] = (char *)arg;
+		return 0;
+	}
+	if (i < sizeof(f) / sizeof(f[0]) || c == 'l')
+		util_err("report", EINVAL, "--%s '%s': too long or out of range",
+			 lo[li].name, arg);
+	else
+		fputs("usage: benchboot report --db URL [--db-password-file F] --dir DIR\n"
+		      "         [--host H] [--suite S --version V] [--digest D] [--server X]\n"
+		      "         [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit N]\n"
+		      "         [--trend OUT.html | --html OUT] [--csv OUT] [--force] [--quiet]\n",
+		      stderr);
+	return 2;
+}
+
+/* The selection's trend page into o->trend. */
+static int page_write_trend(struct store *st, struct page_ropts *o)
+{
+	char err[300], *body = NULL;
+	size_t len = 0;
+	int rc;
+
+	o->q.kind = PAGE_TREND;
+	if (!o->q.suite[0] || !o->q.version[0]) {
+		util_err("report", EINVAL, "--trend: give --suite and --version (a trend is of one suite)");
+		return 2;
+	}
+	rc = page_render(st, o->dir, &o->q, &body, &len, err, sizeof(err));
+	if (rc != 200) {
+		util_err("report", EIO, "--trend: %s", err);
+		return 1;
+	}
+	{
+		char dir[PATH_MAX];
+		const char *slash = strrchr(o->trend, '/');
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ?
+			 (int)(slash - o->trend) : 1, slash ? o->trend : ".");
+		rc = util_write_atomic(dir[0] ? dir : "/",
+				       slash ? slash + 1 : o->trend, body,
+				       len);
+	}
+	free(body);
+	if (rc != 0) {
+		util_err("report", -rc, "%s: %s", o->trend, strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
+
+/* The runs o selects, from the database, as file names after o's
+ * options in o->argv, oldest first.  Returns 0 or an exit status. */
+static int page_select(struct page_ropts *o, struct store **st)
+{
+	struct store_filter flt;
+	struct store_url u;
+	char err[300];
+	int i;
+
+	if (store_parse_url(o->db, &u, err, sizeof(err)) != 0 ||
+	    (o->pass_file && store_password_file(&u, o->pass_file, err,
+						 sizeof(err)) != 0)) {
+		util_err("report", EINVAL, "%s", err);
+		return 2;
+	}
+	*st = store_new(&u, 5);
+	memset(u.pass, 0, sizeof(u.pass));
+	page_filter(&o->q, &flt);
+	if (!*st || store_runs(*st, &flt, o->limit, page_sel_row, o, err,
+			       sizeof(err)) != 0) {
+		util_err("report", EIO, "%s", *st ? err : "out of memory");
+		return 1;
+	}
+	/* Newest first from the store; the report's A is the oldest. */
+	for (i = 0; i < (o->argc - o->first) / 2; i++) {
+		char *t = o->argv[o->first + i];
+
+		o->argv[o->first + i] = o->argv[o->argc - 1 - i];
+		o->argv[o->argc - 1 - i] = t;
+	}
+	fprintf(stderr, "benchboot report: %d run%s selected from the database\n",
+		o->argc - o->first, o->argc - o->first == 1 ? "" : "s");
+	return 0;
+}
+
+int page_report_main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "db", required_argument, 0, 'D' },
+		{ "db-password-file", required_argument, 0, 'P' },
+		{ "dir", required_argument, 0, 'd' },
+		{ "host", required_argument, 0, 'o' },
+		{ "suite", required_argument, 0, 's' },
+		{ "version", required_argument, 0, 'v' },
+		{ "digest", required_argument, 0, 'g' },
+		{ "server", required_argument, 0, 'e' },
+		{ "from", required_argument, 0, 'F' },
+		{ "to", required_argument, 0, 'T' },
+		{ "limit", required_argument, 0, 'l' },
+		{ "trend", required_argument, 0, 't' },
+		{ "html", required_argument, 0, 'H' },
+		{ "csv", required_argument, 0, 'C' },
+		{ "force", no_argument, 0, 'f' },
+		{ "quiet", no_argument, 0, 'q' },
+		{ 0, 0, 0, 0 },
+	};
+	struct page_ropts o = { .limit = 20, .first = INT_MAX };
+	struct store *st = NULL;
+	int i, c, li, rc = 2;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--db") != 0 &&
+		     strncmp(argv[i], "--db=", 5) != 0; i++)
+		;
+	if (i == argc)
+		return report_main(argc, argv);
+	/* Options, then at most --limit files. */
+	o.argv = calloc((size_t)argc + 10001, sizeof(*o.argv));
+	if (!o.argv)
+		return 1;
+	o.argv[o.argc++] = argv[0];
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "fq", lo, &li)) != -1)
+		if (c == '?' || page_ropt(c, optarg, &o, lo, li) != 0)
+			goto out;
+	o.first = o.argc;
+	if (optind != argc || !o.dir || !o.db) {
+		util_err("report", EINVAL, "--db selects from the collector's database: give --dir DIR (its files) and no file names");
+		goto out;
+	}
+	rc = page_select(&o, &st);
+	if (rc == 0 && o.trend)
+		rc = page_write_trend(st, &o);
+	else if (rc == 0 && o.argc == o.first) {
+		util_err("report", ENOENT, "no run matches the selection");
+		rc = 1;
+	}
+	else if (rc == 0)
+		rc = report_main(o.argc, o.argv);
+out:
+	for (i = o.first; i < o.argc; i++)
+		free(o.argv[i]);
+	free(o.argv);
+	store_free(st);
+	return rc;
 }

@@ -18,4 +18,15 @@
 int page_render(struct store *st, const char *dir, const struct page_req *r,
 		char **body, size_t *len, char *err, size_t errlen);
 
+/* `benchboot report`, with results selected from the collector's
+ * database: --db URL [--db-password-file F] --dir DIR (the collector's
+ * files) and filters --host, --suite, --version, --digest, --server,
+ * --from, --to (YYYY-MM-DD), --limit N (the newest N, default 20); the
+ * selection, oldest first, then goes to report_main() with the other
+ * options (--html, --csv, --force, --quiet), or with --trend OUT.html
+ * the trend page of the selection (suite and version needed) is written
+ * instead.  Without --db, report_main() itself.  Exit 0, 1 (the
+ * database, a file, an output), 2 (usage). */
+int page_report_main(int argc, char **argv);
+
 #endif

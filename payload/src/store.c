@@ -145,6 +145,29 @@ int store_parse_url(const char *url, struct store_url *u, char *err,
 			      errlen);
 }
 
+int store_password_file(struct store_url *u, const char *path, char *err,
+			size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char *ok;
+	size_t n;
+
+	if (!f)
+		return util_fail(err, errlen, -errno, "--db-password-file %s: %s",
+				 path, strerror(errno));
+	ok = fgets(u->pass, sizeof(u->pass), f);
+	fclose(f);
+	n = ok ? strcspn(u->pass, "\r\n") : 0;
+	if (!n || (u->pass[n] != '\n' && u->pass[n] != '\r' &&
+		   n == sizeof(u->pass) - 1)) {
+		memset(u->pass, 0, sizeof(u->pass));
+		return util_fail(err, errlen, -EINVAL, "--db-password-file %s: no password on its first line, or one over %zu bytes",
+				 path, sizeof(u->pass) - 2);
+	}
+	u->pass[n] = 0;
+	return 0;
+}
+
 /* --- statements --------------------------------------------------------- */
 
 /* Statements kept prepared on the connection, by their SQL's address

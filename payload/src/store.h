@@ -29,6 +29,12 @@ struct store_url {
 int store_parse_url(const char *url, struct store_url *u, char *err,
 		    size_t errlen);
 
+/* Reads the password from the first line of path into u->pass (a file
+ * keeps it out of ps and shell history).  Returns 0, or -errno / -EINVAL
+ * (empty, or longer than the field) with the reason in err. */
+int store_password_file(struct store_url *u, const char *path, char *err,
+			size_t errlen);
+
 /* An open index (opaque). */
 struct store;
 

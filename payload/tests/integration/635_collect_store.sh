@@ -201,6 +201,22 @@ else
 	skip "chromium not installed (TEST_PACKAGES)"
 fi
 
+# --- benchboot report, selecting from the database ----------------------------------
+$BB report $DB --dir "$D" --suite synth --version 2 --from 2026-12-12 \
+	--to 2026-12-16 --quiet --csv "$RUN_DIR/sel.csv" 2>"$RUN_DIR/sel.err"
+check_eq "report --db: exit 0" "$?" 0
+check_eq "  --from/--to select runs 2..6, oldest first" "$(cut -d, -f1 \
+	"$RUN_DIR/sel.csv" | sed 1d | uniq | tr '\n' ' ')" \
+	"synth-2 synth-3 synth-4 synth-5 synth-6 "
+$BB report $DB --dir "$D" --suite synth --version 2 \
+	--trend "$RUN_DIR/trend.html" 2>"$RUN_DIR/trend.err"
+check_eq "report --db --trend: exit 0" "$?" 0
+check_eq "  its first chart has one point per run" "$(tr -d '\n' \
+	<"$RUN_DIR/trend.html" | sed 's|</figure>|\n|g' | head -1 |
+	grep -o '<circle class="pt"' | wc -l)" 7
+$BB report $DB --dir "$D" --host nobody --quiet 2>"$RUN_DIR/none.err"
+check_eq "  a selection of nothing: exit 1" "$?" 1
+
 # --- refusals ---------------------------------------------------------------------------
 $BB collect --dir "$D" --db "mysql://bench@127.0.0.1:0/bench" --reindex \
 	2>"$RUN_DIR/bad.log"
