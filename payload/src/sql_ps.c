@@ -76,9 +76,11 @@ struct ps_thr {
  * nginx less hard"): with at least PS_NAP_CONNS connections a thread naps
  * 1/PS_NAP_DIV of the mean statement time before it waits, so that the
  * server's answers arrive while nobody sleeps on them (no wake-up for
- * the server to pay) and are taken in one batch. */
+ * the server to pay) and are taken in one batch.  Half the mean, not
+ * http's quarter: a query's reply is small, so the sleep is a larger
+ * share of its cost (docs/sql.md, issue 19). */
 #define PS_NAP_CONNS 8
-#define PS_NAP_DIV 4
+#define PS_NAP_DIV 2
 #define PS_NAP_MIN_NS 5000
 #define PS_NAP_MAX_NS 1000000
 
