@@ -37,6 +37,7 @@ usage: install.sh [--web apache|nginx|none] [--cgi sh|perl] [--port P]
                   [--mta postfix|sendmail|none] [--postfix-conf DIR]
                   [--mail-dir DIR] [--relay HOST:PORT] [--host ADDR]
                   [--fcgi-socket PATH] [--no-enable] [--check-only] [--facts FILE]
+       install.sh [--postfix-conf DIR] --route-only HOST:PORT
 Provisions the benchboot suite's content, database and mail domains on
 this system's own servers, then checks them (page, query, mail).
   --web, --sql, --mta  which server to provision (default: detected; none:
@@ -57,6 +58,9 @@ this system's own servers, then checks them (page, query, mail).
   --no-enable          write files only: no service enabled, reloaded or
                        restarted (the caller starts the servers)
   --check-only         provision nothing, only check
+  --route-only HOST:PORT  point relay.test at HOST:PORT, reload Postfix,
+                       flush its queue, nothing else (BENCHBOOT_SERVER_RELAY
+                       for a benchboot server agent on this host)
   --facts FILE         where to write what was provisioned (JSON; default
                        DOCROOT/benchboot-kit.json, served to `benchboot ident`)
 Exit status: 0 when every check passed, 1 when something is missing.
@@ -66,7 +70,7 @@ EOF
 FLAVOR=
 WEB= CGI=sh PORT=80 DOCROOT= CGIDIR= SITE= SQL= SQLADMIN= SQLCNF= MTA=
 PFCONF= MAILDIR=/var/spool/benchboot-mail RELAY= HOST=127.0.0.1 ENABLE=1
-CHECKONLY=0 FACTS= FCGI_SOCK=
+CHECKONLY=0 FACTS= FCGI_SOCK= ROUTEONLY=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--web) WEB=$2; shift ;;
@@ -86,6 +90,7 @@ while [ $# -gt 0 ]; do
 	--host) HOST=$2; shift ;;
 	--no-enable) ENABLE=0 ;;
 	--check-only) CHECKONLY=1 ;;
+	--route-only) ROUTEONLY=1 RELAY=$2; shift ;;
 	--facts) FACTS=$2; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
@@ -366,6 +371,11 @@ postfix_install() {
 	awk -F' *= *' '$1 ~ /^(in_flow_delay|smtputf8_enable|smtp_dns_support_level|smtp_host_lookup|virtual_mailbox_limit)$/ {
 		print $1 "=" $2 }' "$SRV/postfix-main.cf" |
 	while read -r kv; do pfc -e "$kv"; done
+	# The relay's sink listens only while its step runs (the suite
+	# starts it): mail that found it absent, and the destination Postfix
+	# then marks dead, are retried within seconds, not the default 5 min.
+	pfc -e queue_run_delay=2s minimal_backoff_time=2s \
+		maximal_backoff_time=10s
 	pfc -e "virtual_mailbox_base=$MAILDIR" \
 		"virtual_mailbox_maps=texthash:$cdir/benchboot-vmailbox" \
 		"virtual_uid_maps=static:$uid" "virtual_gid_maps=static:$gid" \
@@ -532,6 +542,18 @@ check_mail() {
 }
 
 # --- main -------------------------------------------------------------------
+# --route-only: the relay route alone, as a server agent asks before a
+# relay step (protocol.md "relay"); no check, whose mail would be counted.
+if [ "$ROUTEONLY" = 1 ]; then
+	[ "$MTA" = postfix ] || die "--route-only: Postfix only (mail here: $MTA)"
+	[ -n "$RELAY" ] || die "--route-only: want HOST:PORT"
+	postfix_relay || die "cannot write the relay route"
+	postfix ${PFCONF:+-c "$PFCONF"} reload >/dev/null 2>&1 ||
+		die "postfix reload failed"
+	postqueue ${PFCONF:+-c "$PFCONF"} -f 2>/dev/null
+	say "relay.test -> $RELAY"
+	exit 0
+fi
 if [ "$CHECKONLY" = 0 ]; then
 	[ "$(id -u)" = 0 ] || warn "not root: writing system files may fail"
 	case $WEB in apache | nginx) web_install ;; none) ;; *) die "--web $WEB: want apache, nginx or none" ;; esac

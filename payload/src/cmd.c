@@ -49,7 +49,7 @@ const struct cmd cmd_table[] = {
 	  "SQL load generator: ops, mix and point-select workloads on MariaDB/MySQL" },
 	{ "smtp", smtp_main, ON_CLIENT,
 	  "SMTP load generator: mails/s and latency against a mail server" },
-	{ "smtp-sink", smtpsink_main, 0,
+	{ "smtp-sink", smtpsink_main, ON_CLIENT,
 	  "fast SMTP sink server: accepts, counts, optionally stores mail" },
 	{ "ident", ident_main, 0,
 	  "what a server is, seen from the network: HTTP, SQL and SMTP versions, TCP/IP facts" },

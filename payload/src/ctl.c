@@ -27,6 +27,7 @@ static const char *const ctl_names[] = {
 	[CTL_CHALLENGE] = "challenge", [CTL_PROOF] = "proof",
 	[CTL_CLOCK] = "clock",
 	[CTL_PREPARED] = "prepared", [CTL_START] = "start",
+	[CTL_RELAY] = "relay",
 	[CTL_RESET] = "reset",
 };
 #define CTL_NTYPES (sizeof(ctl_names) / sizeof(ctl_names[0]))
@@ -307,6 +308,8 @@ static int ctl_validate(struct ctl_msg *m, char *err, size_t errlen)
 		return ctl_check_auth(m, err, errlen);
 	case CTL_CLOCK:
 		return ctl_get_str(m->json, "step", &m->step, 32, err, errlen);
+	case CTL_RELAY:
+		return ctl_get_str(m->json, "sink", &m->sink, 64, err, errlen);
 	case CTL_PREPARED:
 	case CTL_RESET:
 		return ctl_get_str(m->json, "step", &m->step, 200, err, errlen);

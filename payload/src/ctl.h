@@ -40,6 +40,7 @@ enum ctl_type {
 	CTL_CLOCK,	/* agent -> controller: my wall clock stepped */
 	CTL_PREPARED,	/* agent -> controller: a run's processes prepared */
 	CTL_START,	/* controller -> agent: start a prepared run */
+	CTL_RELAY,	/* controller -> server: point the relay at a sink */
 	CTL_RESET,	/* controller -> server, and its answer back: the
 			 * server reset between steps */
 };
@@ -65,6 +66,7 @@ struct ctl_msg {
 	const char *lab;	/* hello, auth, challenge: lab name or "" */
 	const char *nonce;	/* auth, challenge: 32 hex digits */
 	const char *proof;	/* challenge (may be NULL), proof: 64 hex */
+	const char *sink;	/* relay: the smtp-sink's HOST:PORT */
 };
 
 /* Name of a message type as it appears in "type"; "?" if unknown. */

@@ -25,6 +25,7 @@
 #include "result.h"
 #include "runner.h"
 #include "series.h"
+#include "session.h"
 #include "spool.h"
 #include "suite.h"
 #include "tsync.h"
@@ -102,6 +103,7 @@ struct runner {
 	struct series_rec *series;
 	size_t nseries, capseries;
 	int64_t step_start;	/* controller clock of the current step */
+	char relay_to[96];	/* the sink the relay route was pointed at */
 	char cur_step[201];
 	uint64_t malformed;
 	struct spool_dest dest;	/* where results go, how it is trusted */
@@ -910,6 +912,13 @@ struct runner_rep {
 	int part;			/* clients that were sent a RUN */
 	int64_t start, end;		/* controller clock */
 	cJSON *clients;			/* rep's "clients" array */
+	/* A relay step (`sink PORT`): the client running the smtp-sink (-1:
+	 * none), its HOST:PORT, the relay mail the clients sent and the
+	 * sink's count of what arrived. */
+	int sink_i;
+	char sink[96];
+	double relay_sent, relay_received;
+	int sink_ok;
 };
 
 /* Marks the repeat skipped with why (logged by the caller). */
@@ -976,6 +985,98 @@ static int runner_plan_run(struct runner *r, struct runner_rep *rr,
 	return 0;
 }
 
+/* Points the server's relay route at sink (HOST:PORT) unless it names it
+ * already: a server agent is sent "relay", a controller that is the server
+ * runs the route command itself (session.h). */
+static void runner_relay_point(struct runner *r, const char *sink,
+			       struct rpeer *srv)
+{
+	cJSON *m;
+
+	if (strcmp(r->relay_to, sink) == 0)
+		return;
+	snprintf(r->relay_to, sizeof(r->relay_to), "%s", sink);
+	if (r->o->local_server)
+		session_relay_route(sink);
+	m = srv ? ctl_msg_new(CTL_RELAY) : NULL;
+	if (m) {
+		cJSON_AddStringToObject(m, "sink", sink);
+		ctl_conn_send(&srv->c, m);
+		cJSON_Delete(m);
+	}
+}
+
+/* Before the first step: the route at the first relay step's sink (the
+ * client at sink_host, or the first by id), so the MTA's reload, which
+ * stalls its SMTP for a moment, falls outside the measured steps. */
+static void runner_relay_early(struct runner *r)
+{
+	const char *want = suite_var(&r->suite, "sink_host");
+	struct rpeer *first = NULL, *p;
+	char sink[96];
+	unsigned i;
+	int k;
+
+	for (i = 0; i < r->suite.nsteps && !r->suite.steps[i].sink_port; i++)
+		;
+	if (i == r->suite.nsteps)
+		return;
+	for (k = 0; k < r->npeers; k++) {
+		p = &r->peers[k];
+		if (p->state != RP_READY || p->role != ROLE_CLIENT)
+			continue;
+		if (want && want[0] ? strcmp(p->addr, want) == 0 :
+		    !first || strcmp(p->id, first->id) < 0)
+			first = p;
+	}
+	if (!first)
+		return;
+	snprintf(sink, sizeof(sink), "%s:%u", first->addr,
+		 r->suite.steps[i].sink_port);
+	runner_relay_point(r, sink, runner_server(r));
+}
+
+/* A relay step (`sink PORT`): `benchboot smtp-sink` on the client at the
+ * suite's sink_host (the kit's --relay host) or else on the first one, for
+ * the step's warmup and duration and then until relayed mail stops coming
+ * (2 s without a message); the server's relay route is pointed there
+ * (runner_relay_point).  Returns 0, or -ENOENT with the reason in why. */
+static int runner_plan_sink(struct runner *r, struct runner_rep *rr,
+			    struct rpeer *srv, char *why, size_t whylen)
+{
+	const char *want = suite_var(&r->suite, "sink_host");
+	const char *args[7] = { "smtp-sink", "-d", NULL, "--idle", "2s" };
+	char dur[32], listen[24];
+	cJSON *argv;
+	int i = 0;
+
+	rr->sink_i = -1;
+	if (!rr->st->sink_port)
+		return 0;
+	while (want && want[0] && i < rr->ncl &&
+	       strcmp(rr->cl[i]->addr, want) != 0)
+		i++;
+	if (i == rr->ncl)
+		return util_fail(why, whylen, -ENOENT, "sink_host %s: no client has that address", want);
+	if (!runner_has_workload(rr->cl[i]->workloads, "smtp-sink"))
+		return util_fail(why, whylen, -ENOENT, "client %s has no smtp-sink for the relay", rr->cl[i]->id);
+	suite_fmt_duration(rr->st->warmup_ns + rr->st->duration_ns, dur,
+			   sizeof(dur));
+	snprintf(listen, sizeof(listen), "0.0.0.0:%u", rr->st->sink_port);
+	args[2] = dur;
+	args[5] = listen;
+	args[6] = "--json";
+	argv = cJSON_CreateStringArray(args, 7);
+	if (!argv)
+		return util_fail(why, whylen, -ENOENT, "out of memory");
+	cJSON_AddItemToArray(rr->procs[i], argv);
+	rr->sink_i = i;
+	snprintf(rr->sink, sizeof(rr->sink), "%s:%u", rr->cl[i]->addr,
+		 rr->st->sink_port);
+	runner_relay_point(r, rr->sink, srv);
+	return 0;
+}
+
 /* Plan: the ready clients, sorted by id, and each one's processes.
  * Returns 0, or -ENOENT when the repeat must be skipped (reason in
  * rr->rep). */
@@ -1011,12 +1112,15 @@ static int runner_plan(struct runner *r, struct runner_rep *rr)
 		rr->procs[i] = cJSON_CreateArray();
 	for (j = 0; j < st->nruns; j++)
 		if (runner_plan_run(r, rr, &st->runs[j], &lk, why,
-				    sizeof(why)) != 0) {
-			for (i = 0; i < rr->ncl; i++)
-				cJSON_Delete(rr->procs[i]);
-			return runner_skip(rr, why);
-		}
+				    sizeof(why)) != 0)
+			goto skip;
+	if (runner_plan_sink(r, rr, srv, why, sizeof(why)) != 0)
+		goto skip;
 	return 0;
+skip:
+	for (i = 0; i < rr->ncl; i++)
+		cJSON_Delete(rr->procs[i]);
+	return runner_skip(rr, why);
 }
 
 /* The hosts client c may load in this run (the agent refuses others,
@@ -1256,6 +1360,7 @@ static void runner_collect_entry(struct runner_rep *rr, const cJSON *pe,
 	const cJSON *rec = cJSON_GetObjectItemCaseSensitive(pe, "record");
 	const cJSON *ln = cJSON_GetObjectItemCaseSensitive(pe, "launched_ns");
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(pe, "error");
+	const cJSON *w, *mails;
 	cJSON *copy = cJSON_Duplicate(pe, 1);
 	char err[256];
 
@@ -1270,6 +1375,21 @@ static void runner_collect_entry(struct runner_rep *rr, const cJSON *pe,
 	if (cJSON_IsString(e) || !rec) {
 		t->failed++;
 		return;
+	}
+	/* A relay step: what the smtp clients sent, and the sink's count,
+	 * which is not load and stays out of the step's figures. */
+	w = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(pe, "argv"),
+			       0);
+	mails = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(rec, "counters"), "mails");
+	if (rr->sink_i >= 0 && cJSON_IsString(w) && cJSON_IsNumber(mails)) {
+		if (strcmp(w->valuestring, "smtp") == 0)
+			rr->relay_sent += mails->valuedouble;
+		if (strcmp(w->valuestring, "smtp-sink") == 0) {
+			rr->relay_received += mails->valuedouble;
+			rr->sink_ok = 1;
+			return;
+		}
 	}
 	result_starts_note(&t->starts, rec, off);
 	if (result_merge_record(acc, rec, err, sizeof(err)) != 0) {
@@ -1320,6 +1440,28 @@ static void runner_collect_client(struct runner *r, struct runner_rep *rr,
 	c->result = NULL;
 }
 
+/* A relay step's "relay": where the relayed mail went and how much
+ * arrived; what was sent and did not arrive is still queued on the server
+ * (or lost).  Nothing when the sink gave no count. */
+static void runner_relay_note(struct runner_rep *rr)
+{
+	cJSON *o;
+
+	if (rr->sink_i < 0)
+		return;
+	o = cJSON_AddObjectToObject(rr->rep, "relay");
+	cJSON_AddStringToObject(o, "sink", rr->sink);
+	cJSON_AddStringToObject(o, "client", rr->cl[rr->sink_i]->id);
+	cJSON_AddNumberToObject(o, "sent", rr->relay_sent);
+	if (!rr->sink_ok) {
+		cJSON_AddStringToObject(o, "error", "the sink gave no count");
+		return;
+	}
+	cJSON_AddNumberToObject(o, "received", rr->relay_received);
+	cJSON_AddNumberToObject(o, "not_received",
+				rr->relay_sent - rr->relay_received);
+}
+
 /* Collect: every client's records merged into acc, the skew figures (a
  * skew needs two clients to be one), the server's series of the window,
  * and whether the repeat is complete.  Returns that. */
@@ -1353,6 +1495,7 @@ static int runner_collect(struct runner *r, struct runner_rep *rr,
 								"probe")) == 0)
 		cJSON_AddStringToObject(rr->rep, "server_figures", "none: no sampler or probe ran on the server (no benchboot agent there)");
 	cJSON_AddItemToObject(rr->rep, "series", sk);
+	runner_relay_note(rr);
 	complete = t.lost == 0 && t.failed == 0 && rr->part > 0;
 	cJSON_AddBoolToObject(rr->rep, "complete", complete);
 	if (!complete) {
@@ -1897,11 +2040,18 @@ static unsigned runner_port_var(struct runner *r, const char *name,
 static void runner_identify(struct runner *r)
 {
 	const char *host = suite_var(&r->suite, "server");
+	struct rpeer *srv = runner_server(r);
 	struct ident_target t;
 	char err[256];
 	cJSON *id;
 
-	if (!host || r->o->local_server || runner_server(r))
+	/* With our agent on an installed system (not the image's server,
+	 * whose host facts carry server_versions), the network's view is
+	 * still the one naming its web server, database and MTA. */
+	if (!host && srv && !cJSON_GetObjectItemCaseSensitive(srv->host,
+							      "server_versions"))
+		host = srv->addr;
+	if (!host || r->o->local_server)
 		return;
 	ident_target_init(&t, host);
 	t.http_port = runner_port_var(r, "http_port", 80);
@@ -2099,6 +2249,7 @@ int runner_main(const struct runner_opts *o, volatile sig_atomic_t *stop)
 		goto out;
 	}
 	runner_identify(&r);
+	runner_relay_early(&r);
 	/* Initial clock estimate: many exchanges, best one wins. */
 	runner_sync(&r, 32, 5000);
 	runner_resume_id(&r, id, sizeof(id));

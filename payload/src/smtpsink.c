@@ -36,7 +36,13 @@ struct sink_cfg {
 	int pipelining;
 	uint64_t tempfail_every, reject_every;
 	unsigned threads;
+	/* -d: stop after this long (0: at a signal only); --idle: past it,
+	 * go on while mail still comes (a relay's queue draining), until
+	 * this long without a message, at most SINK_IDLE_MAX_NS more. */
+	uint64_t duration_ns, idle_ns;
 };
+
+#define SINK_IDLE_MAX_NS 60000000000ull
 
 enum { S_CMD, S_DATA, S_CLOSING };
 
@@ -156,7 +162,8 @@ static void sink_data_end(struct sink_thr *t, struct sink_conn *c)
 	int fail = 0;
 
 	c->state = S_CMD;
-	t->n.messages++;
+	/* Read by the main thread for --idle: one writer, atomic access. */
+	__atomic_store_n(&t->n.messages, t->n.messages + 1, __ATOMIC_RELAXED);
 	if (t->cfg->store) {
 		/* Durable before we say so: the 250 is a promise. */
 		if (c->store_fd < 0 || fsync(c->store_fd) != 0) {
@@ -444,8 +451,12 @@ static void sink_usage(FILE *out)
 	fprintf(out,
 "usage: benchboot smtp-sink [-t THREADS] [--store DIR] [--hostname NAME]\n"
 "                           [--no-pipelining] [--tempfail-every N]\n"
-"                           [--reject-every N] [--json] ADDR:PORT\n"
-"  Accepts mail until SIGINT/SIGTERM, then prints what it received.\n"
+"                           [--reject-every N] [-d DURATION [--idle D]]\n"
+"                           [--json] ADDR:PORT\n"
+"  Accepts mail until SIGINT/SIGTERM (or for -d DURATION), then prints\n"
+"  what it received.\n"
+"  --idle D            past -d, go on until D without a message (a relay's\n"
+"                      queue draining; at most 60 s more)\n"
 "  --store DIR         write each message to DIR, fsync before the 250\n"
 "  --tempfail-every N  answer every Nth message (per thread) with 451\n"
 "  --reject-every N    answer every Nth message (per thread) with 554\n");
@@ -536,6 +547,9 @@ static int sink_parse(int argc, char **argv, struct sink_cfg *cfg,
 		{ .name = "reject-every", .kind = LG_OPT_U64,
 		  .dst = &cfg->reject_every, .min = 1, .max = UINT64_MAX,
 		  .bad = "--reject-every '%s': want a count >= 1" },
+		LG_OPT_DURATION(&cfg->duration_ns, "-d '%s': want a duration like 10s or 500ms"),
+		{ .name = "idle", .kind = LG_OPT_DUR, .dst = &cfg->idle_ns,
+		  .min = 1, .bad = "--idle '%s': want a duration like 2s" },
 		LG_OPT_JSON(json),
 	};
 	const struct lg_optset set = LG_OPTSET("smtp-sink", opts, sink_usage);
@@ -548,6 +562,8 @@ static int sink_parse(int argc, char **argv, struct sink_cfg *cfg,
 		return -EINVAL;
 	}
 	*target = argv[argi];
+	if (cfg->idle_ns && !cfg->duration_ns)
+		return util_err("smtp-sink", EINVAL, "--idle needs -d DURATION");
 	return 0;
 }
 
@@ -582,15 +598,53 @@ static int sink_check(struct sink_cfg *cfg, const char *target)
 	return 0;
 }
 
-/* Listens, runs the threads until SIGINT/SIGTERM (blocked by the caller
- * and taken with sigwait here), joins them.  Returns 0 after a clean
+/* Messages received so far, over every thread. */
+static uint64_t sink_messages(const struct sink_thr *thr, unsigned n)
+{
+	uint64_t m = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		m += __atomic_load_n(&thr[i].n.messages, __ATOMIC_RELAXED);
+	return m;
+}
+
+/* Waits for SIGINT/SIGTERM (blocked by the caller), or with -d until the
+ * duration is over and, with --idle, mail has stopped coming. */
+static void sink_wait(const struct sink_cfg *cfg, const struct sink_thr *thr,
+		      const sigset_t *set)
+{
+	uint64_t t0 = util_mono_ns(), end = t0 + cfg->duration_ns;
+	uint64_t last_at = t0, now, m, last = 0;
+	struct timespec ts = { 0, 100000000 };
+	int sig;
+
+	if (!cfg->duration_ns) {
+		sigwait(set, &sig);
+		return;
+	}
+	while (sigtimedwait(set, NULL, &ts) < 0) {
+		now = util_mono_ns();
+		m = sink_messages(thr, cfg->threads);
+		if (m != last) {
+			last = m;
+			last_at = now;
+		}
+		if (now >= end && (!cfg->idle_ns ||
+				   now - last_at >= cfg->idle_ns ||
+				   now - end >= SINK_IDLE_MAX_NS))
+			return;
+	}
+}
+
+/* Listens, runs the threads until sink_wait() ends, joins them.  Returns 0 after a clean
  * stop, a negative errno otherwise (said on stderr). */
 static int sink_serve(const struct sink_cfg *cfg, struct sink_thr *thr,
 		      const char *target, const sigset_t *set, int *lfd)
 {
 	struct lg_threads lt = { 0 };
 	unsigned i;
-	int rc, sig;
+	int rc;
 
 	rc = sink_listen(cfg, lfd);
 	if (rc != 0)
@@ -609,7 +663,7 @@ static int sink_serve(const struct sink_cfg *cfg, struct sink_thr *thr,
 				      sink_thr_main);
 	if (rc == 0) {
 		fprintf(stderr, "smtp-sink: listening on %s\n", target);
-		sigwait(set, &sig);
+		sink_wait(cfg, thr, set);
 	}
 	sink_stop = 1;
 	lg_threads_join(&lt);

@@ -61,7 +61,7 @@ static void table_cases(void)
 	TAP_EQ_INT(n, (int)(c - cmd_table), "every command has a main and help");
 	w = cmd_workloads();
 	names = cJSON_PrintUnformatted(w);
-	TAP_EQ_STR(names, "[\"http\",\"probe\",\"sample\",\"sql\",\"smtp\"]",
+	TAP_EQ_STR(names, "[\"http\",\"probe\",\"sample\",\"sql\",\"smtp\",\"smtp-sink\"]",
 		   "the workload list, in table order");
 	cJSON_free(names);
 	cJSON_Delete(w);
