@@ -121,6 +121,16 @@ struct runner {
 	time_t resume_mtime;
 };
 
+/* How long a repeat's clients may run past its start, less the 60 s
+ * margin: its warm-up and duration, as the suite wrote them when it was
+ * time-scaled (a step of fixed work, sql-ops, takes as long scaled). */
+static uint64_t runner_limit_ns(const struct suite_step *st)
+{
+	uint64_t t = st->warmup_ns + st->duration_ns;
+
+	return st->limit_ns > t ? st->limit_ns : t;
+}
+
 /* One repeat's planned time, for the status line's estimate. */
 static uint64_t runner_planned_ns(const struct suite_step *st)
 {
@@ -1175,8 +1185,7 @@ static void runner_launch_one(struct runner *r, struct runner_rep *rr,
 	jnum_add(msg, "start_at", 0);
 	cJSON_AddNumberToObject(msg, "prepare_s", RUNNER_PREPARE_S);
 	cJSON_AddNumberToObject(msg, "timeout_s",
-				(double)(st->warmup_ns + st->duration_ns) /
-				1e9 + 60);
+				(double)runner_limit_ns(st) / 1e9 + 60);
 	cJSON_AddItemToObject(ce, "procs", cJSON_Duplicate(rr->procs[i], 1));
 	cJSON_AddItemToObject(msg, "procs", rr->procs[i]);
 	cJSON_AddItemToObject(msg, "targets", runner_targets(r, c));
@@ -1311,7 +1320,8 @@ static void runner_wait(struct runner *r, struct runner_rep *rr)
 {
 	/* On the monotonic clock: a wall-clock step during the step must
 	 * not move how long we wait. */
-	int64_t left = rr->end - runner_now();
+	int64_t left = rr->start + (int64_t)runner_limit_ns(rr->st) -
+		       runner_now();
 	uint64_t deadline = util_mono_ns() + (uint64_t)(left > 0 ? left : 0) +
 			    60000000000ull;
 	uint64_t next_sync = util_mono_ns() + 5000000000ull;

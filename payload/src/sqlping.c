@@ -85,7 +85,8 @@ static int sqlping_parse_opts(int argc, char **argv, struct sqlping_opts *o)
  * the exit status. */
 static int sqlping_drop(MYSQL *m)
 {
-	char q[600], names[512] = "";
+	/* Names on one line the reset's reader keeps whole (512 bytes). */
+	char q[600], names[300] = "";
 	MYSQL_RES *res;
 	MYSQL_ROW row;
 	size_t nl = 0;
@@ -107,9 +108,11 @@ static int sqlping_drop(MYSQL *m)
 			continue;
 		}
 		n++;
-		if (nl < sizeof(names) - 1)
-			nl += (size_t)snprintf(names + nl, sizeof(names) - nl,
+		if (nl < sizeof(names) - 5)
+			nl += (size_t)snprintf(names + nl, sizeof(names) - 4 - nl,
 					       " %s.%s", row[0], row[1]);
+		if (nl >= sizeof(names) - 5)
+			strcpy(names + sizeof(names) - 5, " ...");
 	}
 	mysql_free_result(res);
 	printf("dropped %d table(s)%s%s\n", n, n ? ":" : "", names);

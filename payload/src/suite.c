@@ -262,6 +262,8 @@ int suite_scale(struct suite *s, double f)
 	for (i = 0; i < s->nsteps; i++) {
 		struct suite_step *st = &s->steps[i];
 
+		if (!st->limit_ns)
+			st->limit_ns = st->warmup_ns + st->duration_ns;
 		st->warmup_ns = st->warmup_ns ?
 				suite_scaled(st->warmup_ns, f, 1000000) : 0;
 		st->duration_ns = suite_scaled(st->duration_ns, f, 100000000);

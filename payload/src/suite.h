@@ -22,6 +22,10 @@ struct suite_step {
 	char name[64];
 	int line;
 	uint64_t warmup_ns, duration_ns, cooldown_ns;
+	/* Warm-up + duration as written, kept by suite_scale(): a repeat's
+	 * time limit is never scaled (sql-ops does fixed work); 0 when not
+	 * scaled. */
+	uint64_t limit_ns;
 	unsigned repeats;
 	/* A repeat whose errors exceed this fraction of its attempts is
 	 * invalid (result.h); from max_error_rate, default 0.01. */
@@ -110,7 +114,8 @@ int suite_parse_scale(const char *text, double *f, char *err,
 /* Multiplies every step's warmup, duration and cooldown and the peer wait
  * (not below SUITE_SCALE_WAIT_MIN_NS, nor above what it was) by f,
  * rounded to milliseconds, a duration to at least 100 ms; steps,
- * concurrencies and repeats are kept.  Records f in s->time_scale.
+ * concurrencies and repeats are kept, and so is each step's time limit
+ * (limit_ns: its warm-up + duration as written).  Records f in s->time_scale.
  * Returns 0, or -EINVAL (f out of range). */
 int suite_scale(struct suite *s, double f);
 

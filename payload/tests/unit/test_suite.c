@@ -327,6 +327,9 @@ int main(void)
 		       "120 s becomes 6 s, no warm-up stays none");
 		tap_ok(s.steps[2].duration_ns == 100000000ull,
 		       "500 ms is not scaled below 100 ms");
+		tap_ok(s.steps[1].limit_ns == 120000000000ull &&
+		       s.steps[0].limit_ns == 35000000000ull,
+		       "each step's time limit stays as written");
 		tap_ok(s.wait_ns == 120000000000ull, "600 s wait: 120 s");
 		tap_ok(s.time_scale == 0.05, "the scale is recorded");
 		suite_free(&s);
