@@ -301,16 +301,24 @@ static int store_utf8(const char *s, size_t max, char *out)
 	return *p != 0;
 }
 
-/* The handle's error as a return value: a client-side (2xxx) error, a
- * lock wait or deadlock means the database is not there for now (-EIO,
- * and the connection is dropped so the next call starts afresh); any
- * other server error is a refused statement (-EINVAL). */
+/* The handle's error as a return value: a client-side (2xxx) error or
+ * one of the server's passing states means the database is not there
+ * for now (-EIO, and the connection is dropped so the next call starts
+ * afresh); any other server error is a refused statement (-EINVAL). */
 static int store_sqlerr(struct store *st, unsigned no, const char *msg,
 			const char *what, char *err, size_t errlen)
 {
-	int io = no >= 2000 || no == 1205 || no == 1213 || no == 0;
+	/* 1040 too many connections, 1053 shutting down, 1205/1213 lock
+	 * wait/deadlock, 1290/1836 read-only (a replica, a failover),
+	 * 1927 killed, 4031 idle timeout: all for now, not for good. */
+	static const unsigned later[] = { 1040, 1053, 1205, 1213, 1290, 1836,
+					  1927, 4031 };
+	int io = no >= 2000 && no < 3000;
+	size_t i;
 
-	util_fail(err, errlen, 0, "database: %s: %s (%u)", what, msg, no);
+	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+		io |= no == later[i];
+	util_fail(err, errlen, 0, "database: %.60s: %s (%u)", what, msg, no);
 	if (io)
 		store_disconnect(st);
 	return io ? -EIO : -EINVAL;
@@ -1208,6 +1216,14 @@ int store_index(struct store *st, const char *id, const char *text,
 		return rc ? rc : util_fail(err, errlen, -EINVAL, "%s", why);
 	}
 	rc = store_txn(st, &r, id, file, len, NULL, err, errlen);
+	if (rc == -EINVAL) {
+		/* The server refused a row of it (strict mode: a value the
+		 * schema cannot hold): recorded, so it is not retried. */
+		snprintf(why, sizeof(why), "%s", err);
+		rc = store_txn(st, NULL, id, file, len, why, err, errlen);
+		report_free(&r);
+		return rc ? rc : util_fail(err, errlen, -EINVAL, "%s", why);
+	}
 	if (rc == 0)
 		rc = store_regress(st, &r, window, threshold_pct, ch, err,
 				   errlen);
