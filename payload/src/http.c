@@ -522,6 +522,7 @@ static int thread_poll(struct http_thread *th, struct epoll_event *evs,
 		struct timespec ts = { 0, (long)nap };
 
 		nanosleep(&ts, NULL);
+		th->st.naps++;
 		n = epoll_wait(th->epfd, evs, HTTP_MAXEV, 0);
 		if (n != 0)
 			return n;
@@ -911,6 +912,7 @@ static int report_results(cJSON *rec, const struct http_total *t)
 	cJSON_AddNumberToObject(o, "sent", (double)t->st.sent);
 	cJSON_AddNumberToObject(o, "bytes", (double)t->st.bytes);
 	cJSON_AddNumberToObject(o, "connections", (double)t->st.connections);
+	cJSON_AddNumberToObject(o, "naps", (double)t->st.naps);
 	cJSON_AddNumberToObject(o, "cpu_user_s", t->user);
 	cJSON_AddNumberToObject(o, "cpu_system_s", t->sys);
 	o = cJSON_AddObjectToObject(rec, "errors");

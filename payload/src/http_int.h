@@ -68,6 +68,7 @@ struct http_conn {
  * fields: report_merge() sums them as an array. */
 struct http_stats {
 	uint64_t requests, sent, bytes, connections, responses;
+	uint64_t naps;		/* closed-loop naps taken (thread_nap) */
 	uint64_t errors[HTTP_E_N];
 };
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # 210_http_nginx.sh: `benchboot http` against a real nginx: keep-alive,
-# no keep-alive, pipelining, the 1000-file tree, gzip-chunked responses,
-# open-loop rate, and every request the client sent counted by nginx.
+# no keep-alive, pipelining, the closed loop's naps (and --no-batch), the
+# 1000-file tree, gzip-chunked responses, open-loop rate, and every
+# request the client sent counted by nginx.
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"
@@ -90,6 +91,25 @@ counts no_keepalive 4 1
 
 run pipeline -t 1 -c 4 -d 1s --pipeline 8 "$url/index.html"
 counts pipeline 4 8
+
+# 16 connections on one thread: the closed loop naps between batches
+# (docs/http.md, issue 19) and still counts exactly; --no-batch and
+# fewer than 8 connections per thread do not nap.
+run batch -t 1 -c 16 -d 1s "$url/index.html"
+counts batch 16 1
+f=$RUN_DIR/batch.json
+check "batch: naps taken ($(j "$f" .counters.naps))" \
+	[ "$(j "$f" .counters.naps)" -gt 0 ]
+check_eq "batch: params.batch" "$(j "$f" .params.batch)" true
+run batch_p8 -t 1 -c 16 -d 1s --pipeline 8 "$url/index.html"
+counts batch_p8 16 8
+run nobatch -t 1 -c 16 -d 1s --no-batch "$url/index.html"
+counts nobatch 16 1
+f=$RUN_DIR/nobatch.json
+check_eq "--no-batch: no naps" "$(j "$f" .counters.naps)" 0
+check_eq "--no-batch: params.batch" "$(j "$f" .params.batch)" false
+check_eq "4 connections a thread: no naps" \
+	"$(j "$RUN_DIR/keepalive.json" .counters.naps)" 0
 
 # The tree, a path chosen at random per request: none is missing.
 run tree -t 2 -c 4 -d 2s "$url/tree/{0..9}/{0..9}/{0..9}.html"
