@@ -502,9 +502,18 @@ static const char *const store_v1[] = {
 	NULL,
 };
 
+/* Version 2: the server_identity object of a run against a server with
+ * no agent of ours (docs/result-schema.md), whole, as JSON: what the
+ * "server" key sums up. */
+static const char *const store_v2[] = {
+	"ALTER TABLE bb_runs ADD COLUMN server_identity TEXT NULL"
+	" AFTER server",
+	NULL,
+};
+
 /* Every version's statements, in order: index v - 1 makes version v. */
 static const char *const *const store_migrations[STORE_SCHEMA_VERSION] = {
-	store_v1,
+	store_v1, store_v2,
 };
 
 static int store_row_int(void *arg, struct store_col *c)
@@ -756,11 +765,14 @@ static int store_put_run(struct store *st, const struct report_res *r,
 	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc,
 							    "environment");
 	const cJSON *keyed = cJSON_GetObjectItemCaseSensitive(lab, "keyed");
-	char server[256] = "", cls[32] = "", dt[20];
-	struct store_val v[15];
+	char server[256] = "", cls[32] = "", dt[20], *ident;
+	struct store_val v[16];
+	int rc;
 
 	if (r)
 		store_keys(r, server, sizeof(server), cls, sizeof(cls));
+	ident = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(
+		doc, "server_identity"));
 	v[0] = (struct store_val)VS(id, 128);
 	v[1] = (struct store_val)VS(r ? store_datetime(r->created, dt) : NULL,
 				    19);
@@ -780,9 +792,17 @@ static int store_put_run(struct store *st, const struct report_res *r,
 	v[12] = (struct store_val)VS(file, 255);
 	v[13] = (struct store_val)VI(bytes);
 	v[14] = (struct store_val)VS(error, 255);
-	return store_exec(st, "INSERT INTO bb_runs VALUES (?, ?, ?, ?, ?, ?,"
-			  " ?, ?, ?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP())",
-			  v, 15, err, errlen);
+	/* The whole object, or none: cut JSON is no JSON. */
+	v[15] = (struct store_val)VS(ident && strlen(ident) < 65535 ? ident :
+				     NULL, 65535);
+	rc = store_exec(st, "INSERT INTO bb_runs (id, created, suite,"
+			" suite_version, controller, tool_version, lab, keyed,"
+			" server, hosts_class, image_digest, partial, file,"
+			" bytes, error, server_identity, indexed) VALUES (?, ?,"
+			" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+			" UTC_TIMESTAMP())", v, 16, err, errlen);
+	free(ident);
+	return rc;
 }
 
 /* One bb_hosts row per environment.hosts[] entry, the whole entry kept

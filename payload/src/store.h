@@ -11,7 +11,7 @@
 #include "report.h"
 
 /* The schema version this benchboot writes; older ones are migrated. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 /* Where the index lives: mysql://USER[:PASS]@HOST[:PORT]/DB. */
 struct store_url {

@@ -47,8 +47,8 @@ ida=$(jq -r .id "$A")
 # --- one upload, its rows -------------------------------------------------
 check_eq "upload: 201" "$(put "$A")" 201
 check "indexed within 5 s" wait_for 5 runs 1
-check_eq "schema version 1 recorded" "$($M -e \
-	'SELECT GROUP_CONCAT(version) FROM bb_schema')" 1
+check_eq "schema versions 1 and 2 recorded" "$($M -e \
+	'SELECT GROUP_CONCAT(version ORDER BY version) FROM bb_schema')" 1,2
 check_eq "one run row, no error" "$(count bb_runs 'WHERE error IS NULL')" 1
 check_eq "its suite, version and created" "$($M -e "SELECT CONCAT_WS(' ',
 	suite, suite_version, created) FROM bb_runs")" \
@@ -93,6 +93,8 @@ jq -c '.steps |= .[0:2]' "$A" >"$RUN_DIR/base.json"
 synth() {
 	jq -c --arg id "synth-$1" --arg c "2026-12-1$1T10:00:00Z" --argjson f "$2" '
 		.id = $id | .created = $c | .suite.name = "synth" |
+		.server_identity = { host: "10.0.0.1",
+			http: { server: "Apache/2.4.62" } } |
 		(.steps[] | select(.name == "http-static/c2") |
 		 .stats.http.requests_per_s) |= (.mean = 50000 * $f |
 		 .median = 50000 * $f | .ci95 = [48500 * $f, 51500 * $f] |
@@ -138,6 +140,21 @@ check "it indexed the nine files" grep -q "9 results indexed" \
 dump >"$RUN_DIR/after"
 check "the same rows after --reindex ($(wc -l <"$RUN_DIR/after") lines)" \
 	cmp -s "$RUN_DIR/before" "$RUN_DIR/after"
+
+check_eq "a server_identity: the server key and the whole object" \
+	"$($M -e "SELECT CONCAT_WS(' / ', server, JSON_VALUE(server_identity,
+	'$.http.server')) FROM bb_runs WHERE id = 'synth-1'")" \
+	"10.0.0.1 Apache/2.4.62 / Apache/2.4.62"
+
+# --- a version 1 database migrates forward ----------------------------------------
+$M -e "ALTER TABLE bb_runs DROP COLUMN server_identity;
+	DELETE FROM bb_schema WHERE version = 2"
+$BB collect --dir "$D" $DB --reindex 2>"$RUN_DIR/migrate.log"
+check_eq "--reindex on a version 1 database: exit 0" "$?" 0
+check_eq "  migrated: versions 1,2" "$($M -e \
+	'SELECT GROUP_CONCAT(version ORDER BY version) FROM bb_schema')" 1,2
+check_eq "  the new column filled again" "$($M -e "SELECT COUNT(*)
+	FROM bb_runs WHERE server_identity IS NOT NULL")" 7
 
 # --- the pages (the collector still serves all nine runs) ----------------------
 code() { curl -s -o "$RUN_DIR/page" -w '%{http_code}' "$U$1"; }
