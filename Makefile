@@ -116,6 +116,8 @@ TEST_PACKAGES += jq busybox libcjson-dev libmbedtls-dev
 # The server kit's test (680): the host's own Apache (no system service),
 # nginx + fcgiwrap for the Perl CGI.
 TEST_PACKAGES += apache2-bin fcgiwrap perl
+# The other systems' sampler backends (686): Windows's with MinGW-w64.
+TEST_PACKAGES += gcc-mingw-w64-x86-64
 # benchboot report test: the HTML page loaded in headless Chromium.
 TEST_PACKAGES += chromium
 # make run without root (RUN_NET=vde) and its test 121_run_vde.
