@@ -410,10 +410,13 @@ static int store_run(struct store *st, const char *sql,
 		goto fail;
 	while (nc && rc == 0 && ((f = mysql_stmt_fetch(s)) == 0 ||
 				 f == MYSQL_DATA_TRUNCATED)) {
-		for (i = 0; i < nc; i++)
+		for (i = 0; i < nc; i++) {
+			size_t l = c[i].null ? 0 : c[i].len;
+
 			if (c[i].t == SV_STR)
-				c[i].s[c[i].null ? 0 : c[i].len < sizeof(c[i].s) ?
-				       c[i].len : sizeof(c[i].s) - 1] = 0;
+				c[i].s[l < sizeof(c[i].s) ? l :
+				       sizeof(c[i].s) - 1] = 0;
+		}
 		rc = row(arg, c);
 	}
 	if (nc && rc == 0 && f == 1)
@@ -909,8 +912,36 @@ static int store_put_wl(struct store *st, const struct report_res *r,
 	return rc;
 }
 
-/* The bb_repeats rows of step i: per repeat and workload its throughput
- * (the workload's success counter per second), p50, p99 and failures. */
+/* The bb_repeats row of repeat rp (number no) of step i, workload w
+ * (a "merged" entry): its throughput (the workload's success counter
+ * per second), p50, p99 (h: scratch) and failures. */
+static int store_put_rep(struct store *st, const struct report_res *r,
+			 int i, int no, const cJSON *rp, const cJSON *w,
+			 struct hist *h, char *err, size_t errlen)
+{
+	const struct report_wl *rw = report_find_wl(&r->steps[i], w->string);
+	const char *m = rw ? rw->metric : result_success_counter(w->string);
+	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(w, "latency");
+	const cJSON *rates = cJSON_GetObjectItemCaseSensitive(w, "rates");
+	int hv = lat && hist_from_json(h, lat, NULL, 0) == 0;
+	struct store_val v[] = {
+		VS(r->id, 128), VI(i), VI(no), VS(w->string, 48),
+		VI(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rp,
+								 "complete"))),
+		VI(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rp,
+								 "invalid"))),
+		VD(m ? store_num(rates, m, NAN) : NAN),
+		VSTAT_OPT(hv, hv ? hist_percentile(h, 50) : 0),
+		VSTAT_OPT(hv, hv ? hist_percentile(h, 99) : 0),
+		VD(store_num(w, "failures", NAN)),
+	};
+
+	return store_exec(st, "INSERT INTO bb_repeats VALUES"
+			  " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v, 10, err,
+			  errlen);
+}
+
+/* The bb_repeats rows of step i: one per repeat and workload. */
 static int store_put_repeats(struct store *st, const struct report_res *r,
 			     int i, struct hist *h, char *err, size_t errlen)
 {
@@ -926,32 +957,8 @@ static int store_put_repeats(struct store *st, const struct report_res *r,
 		j++;
 		cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(
 					   rp, "merged")) {
-			const struct report_wl *rw = report_find_wl(
-				&r->steps[i], w->string);
-			const char *m = rw ? rw->metric :
-				result_success_counter(w->string);
-			const cJSON *lat = cJSON_GetObjectItemCaseSensitive(
-				w, "latency");
-			int hv = lat && hist_from_json(h, lat, NULL, 0) == 0;
-			double thr = m ? store_num(
-				cJSON_GetObjectItemCaseSensitive(w, "rates"),
-				m, NAN) : NAN;
-			struct store_val v[] = {
-				VS(r->id, 128), VI(i), VI(no),
-				VS(w->string, 48),
-				VI(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-					rp, "complete"))),
-				VI(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-					rp, "invalid"))),
-				VD(thr),
-				VSTAT_OPT(hv, hv ? hist_percentile(h, 50) : 0),
-				VSTAT_OPT(hv, hv ? hist_percentile(h, 99) : 0),
-				VD(store_num(w, "failures", NAN)),
-			};
-
-			rc = store_exec(st, "INSERT INTO bb_repeats VALUES"
-					" (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", v,
-					10, err, errlen);
+			rc = store_put_rep(st, r, i, no, rp, w, h, err,
+					   errlen);
 			if (rc != 0)
 				return rc;
 		}
@@ -1091,7 +1098,8 @@ static int store_window(struct store *st, const struct report_res *r,
 			       " AND partial = 0 AND (created < ?"
 			       " OR (created = ? AND id < ?))"
 			       " ORDER BY created DESC, id DESC LIMIT ?",
-			       v, 8, c, 1, store_id_row, &ps->runs, err, errlen);
+			       v, 8, c, 1, store_id_row, &ps->runs, err,
+			       errlen);
 	}
 	for (i = 0; rc == 0 && i < ps->runs.n; i++) {
 		struct store_val v[] = { VS(ps->runs.ids[i], 128) };

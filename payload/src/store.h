@@ -17,7 +17,7 @@
 struct store_url {
 	char user[81];		/* MariaDB's limit is 80 characters */
 	char pass[256];
-	char host[256];		/* a name, an IPv4 or an [IPv6] literal */
+	char host[256];		/* a name, IPv4, or an [IPv6] literal */
 	char db[65];		/* [A-Za-z0-9_$], 64 at most */
 	unsigned port;		/* 3306 when absent */
 };
@@ -69,7 +69,8 @@ struct store_change {
 /* What store_index() found against the previous comparable runs. */
 struct store_changes {
 	char run[130];		/* the result id */
-	int n, dropped;		/* changes kept; those over STORE_MAX_CHANGES */
+	int n;			/* changes kept */
+	int dropped;		/* those over STORE_MAX_CHANGES */
 	struct store_change c[64];
 };
 #define STORE_MAX_CHANGES 64
