@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../sample_os.h"
+#include "sample_os_util.h"
 
 /* The PDH counters read raw: their FirstValue is the cumulative count
  * (PERF_COUNTER_COUNTER and _BULK_COUNT), or the gauge itself. */
@@ -42,12 +43,10 @@ static const wchar_t *const w_paths[W_N] = {
 };
 
 struct sample_os {
+	SAMPLE_OS_COMMON;
 	PDH_HQUERY q;
 	PDH_HCOUNTER c[W_N];
 	int have[W_N];			/* the counter exists here */
-	long pagesize;
-	int nprocs;
-	char procs[SAMPLE_MAX_PROCS][SAMPLE_PROCNAME_LEN];
 };
 
 /* A FILETIME (100 ns units) as one number: the CPU "ticks". */
@@ -70,25 +69,15 @@ int sample_os_open(struct sample_os **out, const char *root,
 	struct sample_os *os;
 	SYSTEM_INFO si;
 	PDH_STATUS st;
-	int i;
+	int i, rc;
 
-	/* Snapshots of a root directory are a /proc thing: live only. */
-	if (root && strcmp(root, "/") != 0) {
-		snprintf(err, errlen, "--root %s: Windows is read live only", root);
-		return -EINVAL;
-	}
-	if (nprocs > SAMPLE_MAX_PROCS) {
-		snprintf(err, errlen, "at most %d process names", SAMPLE_MAX_PROCS);
-		return -EINVAL;
-	}
-	os = calloc(1, sizeof(*os));
-	if (!os)
-		return -ENOMEM;
+	rc = sample_os_new(&os, sizeof(*os), "Windows", root, procs, nprocs,
+			   err, errlen);
+	if (rc != 0)
+		return rc;
 	GetSystemInfo(&si);
 	os->pagesize = (long)si.dwPageSize;
-	for (i = 0; i < nprocs; i++)
-		snprintf(os->procs[i], sizeof(os->procs[i]), "%s", procs[i]);
-	os->nprocs = nprocs;
+	os->hz = 10000000;		/* FILETIME: 100 ns units */
 	st = PdhOpenQueryW(NULL, 0, &os->q);
 	if (st != ERROR_SUCCESS) {
 		free(os);
@@ -155,13 +144,11 @@ static void w_proc(struct sample_os *os, struct sample_proc *p, DWORD pid)
 
 	if (!h)
 		return;
-	if (p->npids == SAMPLE_MAX_PIDS) {
-		p->truncated = 1;
+	sp = sample_procs_add(p);
+	if (!sp) {
 		CloseHandle(h);
 		return;
 	}
-	sp = &p->pids[p->npids];
-	memset(sp, 0, sizeof(*sp));
 	sp->pid = (pid_t)pid;
 	if (GetProcessTimes(h, &c, &e, &k, &u)) {
 		sp->start = w_ft(c);
@@ -171,7 +158,6 @@ static void w_proc(struct sample_os *os, struct sample_proc *p, DWORD pid)
 		sp->rss_pages = (uint64_t)m.WorkingSetSize /
 				(uint64_t)os->pagesize;
 	CloseHandle(h);
-	p->npids++;
 }
 
 /* Processes by image name: "httpd" matches httpd.exe. */
@@ -182,12 +168,7 @@ static void w_procs(struct sample_os *os, struct sample_raw *r)
 	char base[MAX_PATH], *dot;
 	int i;
 
-	r->nprocs = os->nprocs;
-	for (i = 0; i < os->nprocs; i++) {
-		memset(&r->procs[i], 0, sizeof(r->procs[i]));
-		snprintf(r->procs[i].name, SAMPLE_PROCNAME_LEN, "%s",
-			 os->procs[i]);
-	}
+	sample_procs_begin(r, os->procs, os->nprocs);
 	snap = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
 	if (snap == INVALID_HANDLE_VALUE)
 		return;
@@ -202,19 +183,7 @@ static void w_procs(struct sample_os *os, struct sample_raw *r)
 				w_proc(os, &r->procs[i], pe.th32ProcessID);
 	}
 	CloseHandle(snap);
-	/* Toolhelp lists by creation order, sample.c wants pids sorted. */
-	for (i = 0; i < r->nprocs; i++) {
-		struct sample_proc *p = &r->procs[i];
-
-		for (int a = 1; a < p->npids; a++)
-			for (int b = a; b > 0 &&
-			     p->pids[b - 1].pid > p->pids[b].pid; b--) {
-				struct sample_pid t = p->pids[b];
-
-				p->pids[b] = p->pids[b - 1];
-				p->pids[b - 1] = t;
-			}
-	}
+	sample_procs_sort(r);
 }
 
 int sample_os_read(struct sample_os *os, struct sample_raw *r,
@@ -271,15 +240,7 @@ int sample_os_read(struct sample_os *os, struct sample_raw *r,
 	return 0;
 }
 
-long sample_os_hz(const struct sample_os *os)
-{
-	return 10000000;		/* FILETIME: 100 ns units */
-}
-
-long sample_os_pagesize(const struct sample_os *os)
-{
-	return os->pagesize;
-}
+SAMPLE_OS_ACCESSORS
 
 void sample_os_close(struct sample_os *os)
 {
