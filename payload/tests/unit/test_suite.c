@@ -53,6 +53,9 @@ static const struct {
 	  "t.suite:4: run: expected a workload name" },
 	{ "servers out of range", HEAD "servers 2\nstep a\n run http x\n",
 	  "t.suite:3: servers: expected a whole number 0..1" },
+	{ "relay sink port", HEAD "step a\n sink 2525\n run smtp x\n", NULL },
+	{ "relay sink port 0", HEAD "step a\n sink 0\n run smtp x\n",
+	  "t.suite:4: sink: expected a whole number 1..65535, got '0'" },
 	{ "NUL byte", HEAD "step a\n run http x\0y\n",
 	  "t.suite: expected text, found a NUL byte" },
 	/* Every keyword's bad input, whole messages. */
