@@ -194,6 +194,16 @@ int util_write_atomic(const char *dir, const char *name, const void *data,
 		unlink(tmp);
 		return rc;
 	}
+	/* The file again under its new name: on vfat (a USB stick's
+	 * BBRESULTS) the renamed entry gets its size and first cluster only
+	 * when the inode is written, and a power cut right after the
+	 * rename left just the temporary name (qemu-tests/long/
+	 * 170_power_cut). */
+	fd = open(dst, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
 	util_fsync_dir(dir);
 	return 0;
 }
