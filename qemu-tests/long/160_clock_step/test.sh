@@ -32,7 +32,11 @@ trap stop_all EXIT
 ip netns add "$NS" && ip -n "$NS" link set lo up ||
 	{ not_ok "namespace $NS"; tap_done; exit 1; }
 X="ip netns exec $NS"
-jqe() { jq -e "$@" >/dev/null; }
+# jqe ARGS... FILE: jq -e, and FILE not empty (jq -e passes on no input).
+jqe() {
+	for f; do :; done
+	test -s "$f" && jq -e "$@" >/dev/null
+}
 poll() { # poll SECONDS CMD...: 0 once CMD succeeds within SECONDS
 	n=$(($1 * 5)); shift
 	while [ $n -gt 0 ]; do "$@" >/dev/null 2>&1 && return 0; sleep 0.2
