@@ -4,6 +4,7 @@
 #include <mysql.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sqlping.h"
 #include "util.h"
