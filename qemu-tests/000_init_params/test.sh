@@ -23,7 +23,8 @@ parse() {
 			"suite=$BB_SUITE upload=$BB_UPLOAD poweroff=$BB_POWEROFF" \
 			"debug=$BB_DEBUG relay=$BB_RELAY peers=$BB_PEERS" \
 			"key=$BB_KEY lab=$BB_LAB token=$BB_TOKEN pin=$BB_PIN" \
-			"target=$BB_TARGET time_scale=$BB_TIME_SCALE"
+			"target=$BB_TARGET time_scale=$BB_TIME_SCALE" \
+			"run_id=$BB_RUN_ID"
 		cat "$3"' sh "$PARAMS" "$1" "$tmp"
 }
 tmp=$(mktemp)
@@ -86,6 +87,9 @@ benchboot.peers=1000|rc=1 |peers must be a number
 benchboot.time_scale=0.1|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale=0.1|-
 benchboot.time_scale=1/20|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale=1/20|-
 benchboot.time_scale=fast|rc=1 |'benchboot.time_scale=fast': time_scale must be a factor
+benchboot.run_id=lab3-2026-12-01.a|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale= run_id=lab3-2026-12-01.a|-
+benchboot.run_id=.hidden|rc=1 |'benchboot.run_id=.hidden': run_id must be 1-200
+benchboot.run_id=a/b|rc=1 |run_id must be 1-200
 benchboot.time_scale=0.1.2|rc=1 |time_scale must be a factor
 EOT
 

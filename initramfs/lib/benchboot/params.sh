@@ -3,7 +3,7 @@
 # same BusyBox shell), so every rule here is tested without booting.
 
 # Every parameter /init knows; anything else named benchboot.* is an error.
-BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target field time_scale"
+BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target field time_scale run_id"
 
 # bb_params_tokens CMDLINE: print CMDLINE's words one a line, the way the
 # kernel splits it (double quotes group a value and are dropped; words after
@@ -89,7 +89,7 @@ bb_params_controller() {
 bb_params_parse() {
 	local tok key val ok
 	BB_ROLE=client BB_ID= BB_CONTROLLER= BB_SUITE= BB_UPLOAD= BB_RELAY= BB_PEERS=
-	BB_KEY= BB_LAB= BB_TOKEN= BB_PIN= BB_TARGET= BB_TIME_SCALE=
+	BB_KEY= BB_LAB= BB_TOKEN= BB_PIN= BB_TARGET= BB_TIME_SCALE= BB_RUN_ID=
 	BB_POWEROFF=0 BB_DEBUG=0 BB_FIELD=0 BB_PARAM_ERRORS=0
 	# A here-document, not a pipe: the loop must run in this shell.
 	while IFS= read -r tok; do
@@ -192,6 +192,18 @@ bb_params_parse() {
 			else
 				bb_params_err "$tok" "key must be 16-256" \
 "characters"
+			fi ;;
+		run_id)
+			# A file name in the spool and at the collector.
+			case $val in
+			'' | .* | *[!A-Za-z0-9._-]*) ok=0 ;;
+			*) ok=1; [ ${#val} -le 200 ] || ok=0 ;;
+			esac
+			if [ $ok = 1 ]; then
+				BB_RUN_ID=$val
+			else
+				bb_params_err "$tok" "run_id must be 1-200 letters," \
+"digits, '.', '_' or '-', not starting with '.'"
 			fi ;;
 		lab)
 			case $val in
