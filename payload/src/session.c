@@ -114,7 +114,7 @@ static void session_step_free(struct session_step *r)
  * start at the start time as they always did. */
 static int session_prepares(const cJSON *argv)
 {
-	static const char *const w[] = { "http", "sql", "smtp" };
+	static const char *const w[] = { "http", "sql", "smtp", "smtp-sink" };
 	const cJSON *a = cJSON_GetArrayItem(argv, 0);
 	size_t i;
 

@@ -663,7 +663,18 @@ static int sink_serve(const struct sink_cfg *cfg, struct sink_thr *thr,
 				      sink_thr_main);
 	if (rc == 0) {
 		fprintf(stderr, "smtp-sink: listening on %s\n", target);
-		sink_wait(cfg, thr, set);
+		/* Started by an agent (a relay step's sink): listening while
+		 * the clients prepare, so the server's first relayed mail
+		 * finds it; -d counts from the start.  A late start still
+		 * serves: the sink is not measured load. */
+		rc = lg_gate(1);
+		if (rc == -ETIME)
+			rc = 0;
+		if (rc != 0)
+			util_err("smtp-sink", -rc, "prepare gate: %s",
+				 strerror(-rc));
+		else
+			sink_wait(cfg, thr, set);
 	}
 	sink_stop = 1;
 	lg_threads_join(&lt);
