@@ -494,7 +494,8 @@ static uint64_t thread_deadline(const struct http_thread *th)
  * request let answers pile up.  A nap on the thread's own timer lets a
  * quarter of the connections' answers arrive while nobody is waiting for
  * them (no wake-up at all), then takes them in one batch.  The cost: an
- * answer's latency includes up to a nap (1/HTTP_NAP_DIV of the mean). */
+ * answer's latency includes up to a nap (1/HTTP_NAP_DIV of the mean).
+ * Only taken when no answer is waiting (thread_poll). */
 static uint64_t thread_nap(const struct http_thread *th, uint64_t now,
 			   uint64_t deadline)
 {
@@ -521,6 +522,12 @@ static int thread_poll(struct http_thread *th, struct epoll_event *evs,
 	if (nap) {
 		struct timespec ts = { 0, (long)nap };
 
+		/* Answers already waiting (we were slower than the server,
+		 * or a busy machine kept us off the CPU): take them now, a
+		 * nap would only add idle time to the delay. */
+		n = epoll_wait(th->epfd, evs, HTTP_MAXEV, 0);
+		if (n != 0)
+			return n;
 		nanosleep(&ts, NULL);
 		th->st.naps++;
 		n = epoll_wait(th->epfd, evs, HTTP_MAXEV, 0);

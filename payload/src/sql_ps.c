@@ -522,7 +522,8 @@ static void ps_stop(struct ps_thr *t)
 }
 
 /* epoll_wait, after a nap when the closed loop has enough connections
- * busy (PS_NAP_*).  Returns the events' number (or -1). */
+ * busy (PS_NAP_*) and no reply is waiting.  Returns the events' number
+ * (or -1). */
 static int ps_wait(struct ps_thr *t, struct epoll_event *evs, int wait_ms)
 {
 	uint64_t nap = t->rtt_avg / PS_NAP_DIV;
@@ -533,6 +534,11 @@ static int ps_wait(struct ps_thr *t, struct epoll_event *evs, int wait_ms)
 		struct timespec ts = { 0, (long)(nap < PS_NAP_MAX_NS ?
 						 nap : PS_NAP_MAX_NS) };
 
+		/* Replies already waiting (a busy machine kept us off the
+		 * CPU): take them now, a nap would only add idle time. */
+		n = epoll_wait(t->ep, evs, PS_MAXEV, 0);
+		if (n != 0)
+			return n;
 		nanosleep(&ts, NULL);
 		n = epoll_wait(t->ep, evs, PS_MAXEV, 0);
 		if (n != 0)
