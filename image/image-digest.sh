@@ -25,9 +25,10 @@ manifest() {
 	fi
 }
 
-# The initramfs is two gzip members: the base archive and the tail with
-# /etc/benchboot-image.  gzip -9 -n writes every member header as these
-# ten bytes (no name, no time, XFL 2, OS 3); the tail's is the last one.
+# The initramfs is two members: the base archive (gzip or zstd,
+# mkinitramfs.sh) and the tail with /etc/benchboot-image (gzip).
+# gzip -9 -n writes every member header as these ten bytes (no name, no
+# time, XFL 2, OS 3); the tail's is the last one.
 tail_offset() {
 	LC_ALL=C grep -obUaP '\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03' "$1" |
 		tail -n 1 | cut -d: -f1
@@ -51,7 +52,13 @@ unpack)
 	mkdir -p "$3"
 	cd "$3"
 	# cpio exits non-zero when it may not create the device node.
-	head -c "$off" "$i" | gzip -dc | cpio -idm --quiet 2>/dev/null ||
+	# The base's compressor by its magic number: zstd's, else gzip.
+	if [ "$(head -c 4 "$i" | od -An -tx1 | tr -d ' \n')" = 28b52ffd ]; then
+		unz='zstd -dcq'
+	else
+		unz='gzip -dc'
+	fi
+	head -c "$off" "$i" | $unz | cpio -idm --quiet 2>/dev/null ||
 		[ "$(id -u)" != 0 ]
 	tail -c +"$((off + 1))" "$i" | gzip -dc | cpio -idm --quiet
 	;;

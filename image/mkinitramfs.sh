@@ -2,17 +2,22 @@
 # mkinitramfs.sh STAGE OUT BUSYBOX BENCHBOOT KROOT KVER MODLIST: assemble
 # the initramfs in STAGE.XXXXXX (removed afterwards) from initramfs/
 # (skeleton and /init), BusyBox with a link per applet, benchboot and the
-# listed kernel modules, then write OUT (newc cpio, gzip).  Needs no root: the one device node /init needs before
-# devtmpfs is up is written into a second cpio member by hand.
+# listed kernel modules, then write OUT (newc cpio, compressed).  Needs no
+# root: the one device node /init needs before devtmpfs is up is written
+# into a second cpio member by hand.
 # Environment: TARGET_RUN runs a target binary on the build host;
 # IMAGE_RELEASE is the one line written to /etc/benchboot-release;
 # IMAGE_KERNEL and IMAGE_OVERLAY (empty: none) are the kernel and server
-# overlay the image ships, which its digest covers.
+# overlay the image ships, which its digest covers; IMAGE_STRIP (empty:
+# none) is the target's strip, for the image's copies of benchboot (the
+# build's keeps its debug information) and of the modules (modules.sh);
+# IMAGE_COMPRESS is the base archive's compressor: gzip (the default) or
+# zstd (smaller, and faster to unpack: docs/drivers.md).
 #
-# The image's identity (docs/reproducible.md): OUT is two gzip members,
-# the base archive (everything above) and a tail archive holding only
-# /etc/benchboot-image, the sha256 of the manifest of kernel, base and
-# overlay (image/image-digest.sh).  The tail cannot cover itself; the
+# The image's identity (docs/reproducible.md): OUT is two members, the
+# base archive (everything above, IMAGE_COMPRESS) and a tail archive (gzip)
+# holding only /etc/benchboot-image, the sha256 of the manifest of kernel,
+# base and overlay (image/image-digest.sh).  The tail cannot cover itself; the
 # kernel unpacks both.  OUT's directory gets image-manifest and
 # image-digest, the same facts outside the image.
 set -eu
@@ -47,10 +52,15 @@ for a in $(${TARGET_RUN:-} "$busybox" --list-full); do
 	mkdir -p "$d"
 	ln -s "$rel/bin/busybox" "$a"
 done
-cp "$benchboot" bin/benchboot
+if [ -n "${IMAGE_STRIP:-}" ]; then
+	$IMAGE_STRIP -o bin/benchboot "$benchboot"
+else
+	cp "$benchboot" bin/benchboot
+fi
 chmod 0755 bin/benchboot
 
-"$top/image/modules.sh" "$kroot" "$kver" "$modlist" "$stage"
+MODULES_STRIP=${IMAGE_STRIP:-} \
+	"$top/image/modules.sh" "$kroot" "$kver" "$modlist" "$stage"
 
 # The suites the agent looks for in /etc/benchboot/suite, and what this
 # image is (the agent records it in every result).
@@ -80,7 +90,13 @@ mkdir -p "$(dirname "$out")"
 		cpio --quiet -o -H newc -R 0:0 --reproducible
 	cpio_node dev/console $((0020600)) 5 1
 	cpio_node 'TRAILER!!!' 0 0 0
-} | gzip -9 -n >"$out.tmp.$$"
+} | case ${IMAGE_COMPRESS:-gzip} in
+	gzip) gzip -9 -n ;;
+	# One thread: the same bytes on any machine.
+	zstd) zstd -19 -q --single-thread ;;
+	*) echo "error: IMAGE_COMPRESS '$IMAGE_COMPRESS': gzip or zstd" >&2
+	   exit 1 ;;
+esac >"$out.tmp.$$"
 
 # The digest of what boots, then the tail archive that carries it.
 "$top/image/image-digest.sh" manifest "$IMAGE_KERNEL" "$out.tmp.$$" \

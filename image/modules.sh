@@ -3,6 +3,11 @@
 # '#' comments) plus every module they depend on from the unpacked kernel
 # package ROOT into DEST/lib/modules/KVER, then index DEST with depmod so
 # BusyBox modprobe finds them by name and by modalias.
+# MODULES_STRIP (empty: copy as they are) is the target's strip: each module
+# then loses its symbols no relocation needs, its BTF type data and its
+# signature, and is xz-compressed (NAME.ko.xz), which BusyBox's modprobe
+# unpacks as it loads it: only the modules a machine loads are ever
+# decompressed (docs/drivers.md, "Size and boot time").
 set -eu
 
 root=$1 kver=$2 list=$3 dest=$4
@@ -34,12 +39,33 @@ done <"$list"
 sort -u "$paths" | while read -r p; do
 	rel=${p#"$src"/}
 	mkdir -p "$out/${rel%/*}"
-	cp "$p" "$out/$rel"
+	if [ -n "${MODULES_STRIP:-}" ]; then
+		# The kernel's own signature is lost with any edit; the kernel
+		# does not require one (MODULE_SIG_FORCE unset) and only
+		# taints itself.  Gone too: the BTF types (for BPF tools) and
+		# the ORC unwind tables (an oops in a module shows a guessed
+		# call trace).  xz: CRC32 and a 1 MiB dictionary, as the
+		# kernel's own module compression (scripts/Makefile.modinst).
+		$MODULES_STRIP --strip-unneeded -R .BTF -R .comment \
+			-R .orc_unwind -R .orc_unwind_ip -R .rela.orc_unwind_ip \
+			-o "$out/$rel" "$p"
+		xz --check=crc32 --lzma2=preset=9e,dict=1MiB -T1 "$out/$rel"
+	else
+		cp "$p" "$out/$rel"
+	fi
 done
 rm -f "$paths"
-for f in modules.order modules.builtin modules.builtin.modinfo; do
+for f in modules.builtin modules.builtin.modinfo; do
 	[ -f "$src/$f" ] && cp "$src/$f" "$out/"
 done
+# modules.order (depmod's order for equal aliases), cut to what is here.
+if [ -f "$src/modules.order" ]; then
+	(cd "$out" && find kernel -name '*.ko*' | sed 's/\.xz$//') |
+		grep -Fxf - "$src/modules.order" >"$out/modules.order" || true
+fi
 depmod -b "$dest" "$kver"
-echo "  MODULES $(find "$out" -name '*.ko' | wc -l) modules," \
+# BusyBox's modprobe reads the text indexes only; the binary ones are kmod's.
+[ -z "${MODULES_STRIP:-}" ] ||
+	rm -f "$out"/modules.*.bin "$out/modules.builtin.modinfo"
+echo "  MODULES $(find "$out" -name '*.ko*' | wc -l) modules," \
 	"$(du -sk "$out" | cut -f1) KiB"

@@ -32,7 +32,8 @@ mkdir -p "$D/root"
 trap 'rm -rf "$D/root"' EXIT
 # Both archives in boot order, as the kernel unpacks them (a later member
 # replaces an earlier one).
-(cd "$D/root" && zcat "$IMAGES/initramfs.cpio.gz" | cpio -idm --quiet &&
+("$TOP/image/image-digest.sh" unpack "$IMAGES/initramfs.cpio.gz" "$D/root" &&
+	cd "$D/root" &&
 	zcat "$IMAGES/server-overlay.cpio.gz" | cpio -idmu --quiet) ||
 	{ not_ok "unpack base + overlay"; tap_done; exit 1; }
 mkdir -p "$D/root/results"
