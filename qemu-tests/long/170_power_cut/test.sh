@@ -5,10 +5,12 @@
 # parameters) is cut off mid-run with QEMU's `quit` (no shutdown, no
 # sync) after repeat 1 of 2; the checkpoint is then in the image file.
 # Booted again from the same file, the controller uploads that checkpoint,
-# marked partial and interrupted, exactly once, and runs its suite anew.
+# marked partial and interrupted, exactly once, and runs its suite anew;
+# given the run's id (benchboot.run_id=) on both boots, it continues the
+# run instead: one whole result, repeat 1 from the checkpoint.
 # The client, the server under test (busybox httpd) and the collector are
-# in a network namespace of the test's, QEMU too.  make test-long: 14
-# cases, 162 s under software emulation (TCG, a loaded 2-core host).
+# in a network namespace of the test's, QEMU too.  make test-long: 23
+# cases, 293 s under software emulation (TCG, a loaded 2-core host).
 . "$(dirname "$0")/../../lib.sh"
 qt_init
 IMG=$IMAGES/benchboot-$ARCH.img
@@ -121,6 +123,36 @@ check_eq "the checkpoint stored exactly once" \
 check "the new run's result arrived too, whole" sh -c "ls '$QT_DIR'/collected/cut-*.json |
 	grep -v '$cid' | xargs jq -e '(.partial | not) and
 	 (.steps[0].repeats | length) == 2' >/dev/null"
+check "no checkpoint left on the stick" sh -c \
+	"! mdir -b -i '$S' ::spool/partial 2>/dev/null | grep -q '\.json$'"
+
+# --- the same with a run id: the next boot resumes ----------------------
+# A fresh stick; both boots have benchboot.run_id=, so the second one
+# continues the run after repeat 1 and delivers one whole result.
+stick=$QT_DIR/stick2.img
+cp --sparse=always "$IMG" "$stick"
+S="$stick@@$off"
+n0=$(wc -l <"$QT_DIR/cl.log")
+QT_WRAP=$X boot third benchboot.run_id=cut-r1
+qt_ready controller "$id" 60 || { tap_done; exit 1; }
+check "third boot (run id): repeat 1 done, repeat 2 running" poll \
+	"$(qt_timeout 90)" sh -c \
+	"tail -n +$((n0 + 1)) '$QT_DIR/cl.log' | grep -q 'step http/c2/r2'"
+sleep 2
+echo quit | socat - "UNIX-CONNECT:$QT_DIR/third.mon" >/dev/null
+check "the power cut again" qt_exited 10
+check "its checkpoint is on the stick" sh -c \
+	"mdir -b -i '$S' ::spool/partial 2>/dev/null | grep -q 'cut-r1\.json$'"
+QT_WRAP=$X boot fourth "benchboot.run_id=cut-r1 benchboot.poweroff=1"
+qt_ready controller "$id" 60 || { tap_done; exit 1; }
+check "fourth boot: the run ends, the VM powers off" \
+	qt_exited "$(qt_timeout 120)"
+check "one whole result with the run id: repeat 1 resumed, 2 run again" \
+	jqe '(.partial | not) and (.interrupted | not) and
+	 [.steps[0].repeats[] | [.repeat, .resumed]] == [[1,true],[2,null]] and
+	 (.resumed.repeats | length) == 1' "$QT_DIR/collected/cut-r1.json"
+check_eq "stored exactly once" \
+	"$(grep -c "stored cut-r1" "$QT_DIR/collect.log")" 1
 check "no checkpoint left on the stick" sh -c \
 	"! mdir -b -i '$S' ::spool/partial 2>/dev/null | grep -q '\.json$'"
 tap_done
