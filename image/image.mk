@@ -147,13 +147,14 @@ $(INITRAMFS): $(LINUX_UNPACKED) $(BUSYBOX) $(BENCHBOOT) $(INITRAMFS_SRCS) \
 # The ISO: grub-mkrescue makes one image that boots as a CD and as a disk,
 # on BIOS (El Torito + MBR) and UEFI (EFI system partition).
 ISO := $(IMAGES)/benchboot-$(ARCH).iso
-# $(call iso_tree,DIR): the file tree both images hold, built in a private
-# directory (several makes may share $(O)).  The server entry
-# also loads the server overlay (image/deps/server.mk), when ARCH has one.
+# $(call iso_tree,DIR[,ENV]): the file tree both images hold, built in a
+# private directory (several makes may share $(O)); ENV goes to menu.sh
+# (the stick's MENU_FIELD=1).  The server entries also load the server
+# overlay (image/deps/server.mk), when ARCH has one.
 server_initrd = $(if $(SERVER_OVERLAY),$(1)$(notdir $(SERVER_OVERLAY)))
 iso_tree = rm -rf $(1) && mkdir -p $(1)/boot/grub && \
 	cp $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) $(1)/boot/ && \
-	SERVER_INITRD=$(call server_initrd,/boot/) \
+	SERVER_INITRD=$(call server_initrd,/boot/) $(2) \
 	netboot/menu.sh grub /boot/$(KERNEL_FILE) /boot/initramfs.cpio.gz \
 		>$(1)/boot/grub/grub.cfg && \
 	find $(1) -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} +
@@ -181,7 +182,10 @@ $(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk $(GRUB_TARGET) \
 	$(Q)$(call image_size,$@)
 
 # The USB stick: the same hybrid image with a FAT32 partition labelled
-# BBRESULTS appended, which the booted system mounts on /results.
+# BBRESULTS appended, which the booted system mounts on /results; its menu
+# starts with the field test's entries, and the partition holds the field
+# test's parameter file, benchboot/params.txt, all comments
+# (docs/boot-usb.md).
 USB_IMG := $(IMAGES)/benchboot-$(ARCH).img
 USB_RESULTS_MB := 64
 # The FAT volume id is the creation time by default: the commit's instead;
@@ -189,16 +193,21 @@ USB_RESULTS_MB := 64
 # README.TXT takes the commit's time (mcopy -m: the source's mtime).
 FAT_VOLUME_ID := $(shell printf %08X $$(($(SOURCE_DATE_EPOCH) & 0xFFFFFFFF)))
 $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
-		image/README-results.txt $(GRUB_TARGET) $(SERVER_OVERLAY)
+		image/README-results.txt image/params.txt $(GRUB_TARGET) \
+		$(SERVER_OVERLAY)
 	@echo "  USB     $@"
 	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/usb.XXXXXX) && \
 	trap 'rm -rf $$d' EXIT && \
-	$(call iso_tree,$$d/tree) && \
+	$(call iso_tree,$$d/tree,MENU_FIELD=1) && \
 	mkfs.vfat --invariant -F 32 -n BBRESULTS -i $(FAT_VOLUME_ID) \
 		-C $$d/bbresults.fat $$(($(USB_RESULTS_MB) * 1024)) >/dev/null && \
+	mkdir $$d/benchboot && \
 	cp image/README-results.txt $$d/README.TXT && \
-	touch -d @$(SOURCE_DATE_EPOCH) $$d/README.TXT && \
+	cp image/params.txt $$d/benchboot/params.txt && \
+	touch -d @$(SOURCE_DATE_EPOCH) $$d/README.TXT $$d/benchboot \
+		$$d/benchboot/params.txt && \
 	mcopy -m -i $$d/bbresults.fat $$d/README.TXT ::README.TXT && \
+	mcopy -m -s -i $$d/bbresults.fat $$d/benchboot ::benchboot && \
 	{ $(GRUB_MKRESCUE) -o $$d/out.img $$d/tree -- -volid BENCHBOOT \
 		-append_partition 3 0x0c $$d/bbresults.fat \
 		>$(BUILD)/usb.log 2>&1 || \
@@ -216,12 +225,9 @@ $(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 	@echo "  NETBOOT $(NETBOOT)"
 	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/netboot.XXXXXX) && \
 	trap 'rm -rf $$d' EXIT && t=$$d/netboot && \
-	mkdir -p $$t/pxelinux.cfg && \
+	mkdir -p $$t && \
 	cp $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) $$t/ && \
 	$(if $(NETBOOT_LOADERS),cp $(NETBOOT_LOADERS) $$t/ &&) \
-	SERVER_INITRD=$(call server_initrd,) \
-		netboot/menu.sh pxelinux $(KERNEL_FILE) initramfs.cpio.gz \
-		>$$t/pxelinux.cfg/default && \
 	{ $(REPRO_CLOCK) grub-mknetdir --fonts= --themes= --locales= \
 		--net-directory=$$t --subdir=grub \
 		-d $(GRUB_NET_LIB) >$(BUILD)/netboot.log 2>&1 || \
@@ -232,15 +238,12 @@ $(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 		-o $$t/grub/$(GRUB_NET_PLATFORM)/core.elf tftp ofnet \
 		>>$(BUILD)/netboot.log 2>&1 || \
 		{ echo "error: grub-mkimage failed: see $(BUILD)/netboot.log" >&2; \
-		  exit 1; }; } && \
-	GRUB_RELATIVE=1 SERVER_INITRD=$(call server_initrd,) \
-		netboot/menu.sh grub $(KERNEL_FILE) initramfs.cpio.gz,\
-	SERVER_INITRD=$(call server_initrd,/) \
-		netboot/menu.sh grub /$(KERNEL_FILE) /initramfs.cpio.gz) \
-		>$$t/grub/grub.cfg && \
-	SERVER_INITRD=$(call server_initrd,) \
-		netboot/menu.sh ipxe $(KERNEL_FILE) initramfs.cpio.gz \
-		>$$t/boot.ipxe && \
+		  exit 1; }; } &&) \
+	{ echo "KERNEL=$(KERNEL_FILE)"; echo "INITRD=initramfs.cpio.gz"; \
+	  echo "SERVER_INITRD=$(call server_initrd,)"; \
+	  echo "GRUB_RELATIVE=$(if $(GRUB_NET_RELATIVE),1,0)"; \
+	  echo "BOOT_CONSOLE=$$BOOT_CONSOLE"; } >$$t/menu.env && \
+	netboot/menu.sh tree $$t && \
 	find $$t -exec touch -h -d @$(SOURCE_DATE_EPOCH) {} + && \
 	rm -rf $(NETBOOT) && mv $$t $(NETBOOT)
 	$(Q)echo "  SIZE    netboot/ $$(du -sk --apparent-size $(NETBOOT) | \
