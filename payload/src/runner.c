@@ -49,6 +49,8 @@
  * tables) before the start: not scaled with the suite's times, as
  * preparing takes what it takes. */
 #define RUNNER_PREPARE_S 120
+/* How long the repeat after one that lost clients waits for them. */
+#define RUNNER_REJOIN_S 60
 /* How long a server agent may take to reset its server between steps. */
 #define RUNNER_RESET_S 60
 #define RUNNER_PREPARE_STR "120"
@@ -115,6 +117,8 @@ struct runner {
 	 * (warm-up + measured + cool-down) time of those not run yet. */
 	unsigned rep_done, rep_total;
 	uint64_t left_ns;
+	/* Clients a repeat lost: the next one waits for that many. */
+	int rejoin;
 	/* --run-id's checkpoint while it may be resumed; then the names
 	 * of the repeats taken from it (the document's resumed.repeats). */
 	cJSON *resume, *resumed;
@@ -1506,6 +1510,8 @@ static int runner_collect(struct runner *r, struct runner_rep *rr,
 		cJSON_AddStringToObject(rr->rep, "server_figures", "none: no sampler or probe ran on the server (no benchboot agent there)");
 	cJSON_AddItemToObject(rr->rep, "series", sk);
 	runner_relay_note(rr);
+	if (t.lost > 0)
+		r->rejoin = rr->ncl;
 	complete = t.lost == 0 && t.failed == 0 && rr->part > 0;
 	cJSON_AddBoolToObject(rr->rep, "complete", complete);
 	if (!complete) {
@@ -1515,6 +1521,26 @@ static int runner_collect(struct runner *r, struct runner_rep *rr,
 		node_log("step %s incomplete: %s", r->cur_step, err);
 	}
 	return complete;
+}
+
+/* After a repeat that lost clients (an agent whose connection timed out
+ * reconnects within seconds; under emulation its handshake can take 20),
+ * the next one waits up to RUNNER_REJOIN_S for as many clients as that
+ * repeat had, rather than running, or skipping, without them.  Once. */
+static void runner_rejoin(struct runner *r)
+{
+	uint64_t until = util_mono_ns() + RUNNER_REJOIN_S * 1000000000ull;
+	int want = r->rejoin;
+
+	r->rejoin = 0;
+	if (want <= 0 || runner_count(r, ROLE_CLIENT) >= want)
+		return;
+	node_log("waiting up to %d s for %d lost client(s) to come back", RUNNER_REJOIN_S, want - runner_count(r, ROLE_CLIENT));
+	while (runner_count(r, ROLE_CLIENT) < want &&
+	       util_mono_ns() < until && !*r->stop)
+		runner_pump(r, 50);
+	if (runner_count(r, ROLE_CLIENT) < want)
+		runner_event(r, "clients_not_back", NULL, r->cur_step);
 }
 
 /* Runs one repeat of one step at concurrency conc (0: no sweep) into rep
@@ -1536,6 +1562,7 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 	rr->conc = conc;
 	rr->repno = repno;
 	rr->rep = rep;
+	runner_rejoin(r);
 	rc = runner_plan(r, rr);
 	if (rc == 0) {
 		runner_launch(r, rr);
