@@ -53,6 +53,7 @@ struct collect_conn {
 	size_t blen, bhave;
 	char *out;			/* the answer being sent */
 	size_t olen, ooff;
+	const char *hdr;		/* one more header line, or NULL */
 	/* Last: a new connection clears everything before it. */
 	char head[COLLECT_MAX_HEAD + 1];
 };
@@ -60,6 +61,7 @@ struct collect_conn {
 struct collect_srv {
 	const char *dir;
 	const char *token;
+	const char *view_token;		/* opens GET as a Basic password */
 	long long max_size;
 	uint64_t timeout_ns;
 	int max_conns, max_per_peer, nconns;
@@ -141,12 +143,12 @@ static void collect_reply(struct collect_srv *s, struct collect_conn *c,
 			  int code, const char *reason, const char *ctype,
 			  const char *body, size_t blen)
 {
-	char head[256];
+	char head[384];
 	int hl;
 
 	hl = snprintf(head, sizeof(head),
-		      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-		      code, reason, ctype, blen);
+		      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%sConnection: close\r\n\r\n",
+		      code, reason, ctype, blen, c->hdr ? c->hdr : "");
 	free(c->out);
 	c->out = malloc((size_t)hl + blen);
 	c->olen = c->out ? (size_t)hl + blen : 0;
@@ -587,8 +589,8 @@ static void collect_start_body(struct collect_srv *s, struct collect_conn *c)
 	size_t extra;
 	int a;
 
-	a = collect_route(&c->req, s->token, s->max_size, c->pid,
-			  sizeof(c->pid), err, sizeof(err));
+	a = collect_route(&c->req, s->token, s->view_token, s->max_size,
+			  c->pid, sizeof(c->pid), err, sizeof(err));
 	if (a == COLLECT_LIST || a == COLLECT_GET) {
 		if (a == COLLECT_LIST)
 			collect_list(s, c);
@@ -602,6 +604,10 @@ static void collect_start_body(struct collect_srv *s, struct collect_conn *c)
 		s->rejected++;
 		collect_log("%s: %s %s: %d: %s", c->peer, c->req.method,
 			    c->req.path, a, err);
+		/* A browser asks its user for the viewer token on this. */
+		if (a == 401 && s->view_token &&
+		    strcmp(c->req.method, "GET") == 0)
+			c->hdr = "WWW-Authenticate: Basic realm=\"benchboot results\", charset=\"UTF-8\"\r\n";
 		collect_text(s, c, a, collect_reason(a), "%s", err);
 		return;
 	}
@@ -860,7 +866,8 @@ static void collect_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: benchboot collect --dir DIR --listen ADDR:PORT\n"
-		"         [--token T | --token-file F | --no-token] [--max-size N]\n"
+		"         [--token T | --token-file F | --no-token]\n"
+		"         [--view-token-file F] [--max-size N]\n"
 		"         [--max-conns N] [--max-conns-per-peer N] [--timeout D]\n"
 		"         [--db mysql://USER@HOST[:PORT]/DB [--db-password-file F]\n"
 		"          [--db-retry D] [--regress-window N] [--regress-threshold PCT]]\n"
@@ -871,11 +878,11 @@ static void collect_usage(FILE *out)
 
 /* What collect_main reads from the command line besides the server. */
 struct collect_opts {
-	const char *listen, *token_file, *db, *db_pass_file;
+	const char *listen, *token_file, *view_token_file, *db, *db_pass_file;
 	int no_token, loopback, reindex;
 	char host[256];
 	int port;
-	char token[256];
+	char token[256], view_token[256];
 	struct store_url url;
 };
 
@@ -928,6 +935,7 @@ static int collect_opt(int c, const char *arg, struct collect_srv *s,
 	case 't': s->token = arg; return 0;
 	case 'T': o->token_file = arg; return 0;
 	case 'N': o->no_token = 1; return 0;
+	case 'V': o->view_token_file = arg; return 0;
 	case 'D': o->db = arg; return 0;
 	case 'P': o->db_pass_file = arg; return 0;
 	case 'X': o->reindex = 1; return 0;
@@ -1024,6 +1032,21 @@ static int collect_check(struct collect_srv *s, struct collect_opts *o)
 				       sizeof(o->token), "--token-file") != 0)
 			return 1;
 		s->token = o->token;
+	}
+	if (o->view_token_file) {
+		if (!s->token) {
+			util_err("collect", EINVAL, "--view-token-file opens GET to a viewer token, which only means something beside --token or --token-file");
+			return 2;
+		}
+		if (collect_first_line(o->view_token_file, o->view_token,
+				       sizeof(o->view_token),
+				       "--view-token-file") != 0)
+			return 1;
+		if (strcmp(o->view_token, s->token) == 0) {
+			util_err("collect", EINVAL, "--view-token-file %s holds the upload token: a viewer must not be able to upload; give it a token of its own", o->view_token_file);
+			return 2;
+		}
+		s->view_token = o->view_token;
 	}
 	o->loopback = collect_loopback(o->host);
 	if (!s->token && !o->no_token && !o->loopback) {
@@ -1169,6 +1192,7 @@ int collect_main(int argc, char **argv)
 		{ "token", required_argument, NULL, 't' },
 		{ "token-file", required_argument, NULL, 'T' },
 		{ "no-token", no_argument, NULL, 'N' },
+		{ "view-token-file", required_argument, NULL, 'V' },
 		{ "max-size", required_argument, NULL, 'm' },
 		{ "max-conns", required_argument, NULL, 'c' },
 		{ "max-conns-per-peer", required_argument, NULL, 'p' },

@@ -41,14 +41,18 @@ enum collect_action {
 };
 
 /* Decides a request from its head alone, before a byte of body is read:
- * the token first (token NULL: none required; compared in constant
- * time), then the method, the length against max_size and a PUT path's
- * id (copied to pid, pidlen bytes; "" for POST).  Returns an enum
+ * the credentials first, then the method, the length against max_size and
+ * a PUT path's id (copied to pid, pidlen bytes; "" for POST).  token
+ * (NULL: none required) opens everything as "Authorization: Bearer
+ * TOKEN"; view_token (NULL: none) opens GET alone, as the password of
+ * HTTP Basic credentials with any user name, which a browser asks for and
+ * sends: people who read the pages need not hold the agents' upload
+ * token.  Both are compared in constant time.  Returns an enum
  * collect_action, or the HTTP status to answer (401, 405, 411, 413,
  * 400) with the reason in err. */
 int collect_route(const struct collect_req *req, const char *token,
-		  long long max_size, char *pid, size_t pidlen, char *err,
-		  size_t errlen);
+		  const char *view_token, long long max_size, char *pid,
+		  size_t pidlen, char *err, size_t errlen);
 
 /* Checks an uploaded body (len bytes): a JSON object with "schema"
  * "benchboot.result/..." and a valid "id" that agrees with the PUT

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include <cjson/cJSON.h>
+#include <mbedtls/base64.h>
 
 #include "collect.h"
 #include "util.h"
@@ -243,17 +244,41 @@ static int collect_path_id(const char *path, char *pid, size_t pidlen)
 	return 0;
 }
 
-int collect_route(const struct collect_req *req, const char *token,
-		  long long max_size, char *pid, size_t pidlen, char *err,
-		  size_t errlen)
+/* Whether auth is "Basic B64" whose "user:password" has the password
+ * want.  A password with a NUL in it never matches (strlen would cut it
+ * short). */
+static int collect_basic_ok(const char *auth, const char *want)
 {
+	unsigned char dec[sizeof(((struct collect_req *)0)->auth)];
+	const unsigned char *colon;
+	size_t n = 0;
+
+	if (strncasecmp(auth, "Basic ", 6) != 0 ||
+	    mbedtls_base64_decode(dec, sizeof(dec) - 1, &n,
+				  (const unsigned char *)auth + 6,
+				  strlen(auth + 6)) != 0 ||
+	    memchr(dec, 0, n))
+		return 0;
+	dec[n] = 0;
+	colon = memchr(dec, ':', n);
+	return colon && collect_secure_eq((const char *)colon + 1, want);
+}
+
+int collect_route(const struct collect_req *req, const char *token,
+		  const char *view_token, long long max_size, char *pid,
+		  size_t pidlen, char *err, size_t errlen)
+{
+	int get = strcmp(req->method, "GET") == 0;
 	char want[300];
 
 	pid[0] = 0;
 	snprintf(want, sizeof(want), "Bearer %s", token ? token : "");
-	if (token && !collect_secure_eq(req->auth, want))
-		return util_fail(err, errlen, 401, "a valid 'Authorization: Bearer TOKEN' is needed");
-	if (strcmp(req->method, "GET") == 0)
+	if (token && !collect_secure_eq(req->auth, want) &&
+	    !(get && view_token && collect_basic_ok(req->auth, view_token)))
+		return util_fail(err, errlen, 401, view_token && get ?
+				 "a valid 'Authorization: Bearer TOKEN', or the viewer token as the password of Basic credentials, is needed" :
+				 "a valid 'Authorization: Bearer TOKEN' is needed");
+	if (get)
 		return strcmp(req->path, "/") == 0 ||
 			strcmp(req->path, "/results") == 0 ||
 			strcmp(req->path, "/results/") == 0 ?

@@ -2,7 +2,8 @@
 # 630_collect.sh: `benchboot collect` on loopback: stores a valid upload
 # atomically (PUT and POST), is idempotent by result id, and rejects
 # unauthenticated, oversized, malformed, mismatched and truncated uploads
-# with a clear status, storing nothing for them.
+# with a clear status, storing nothing for them; a viewer's token opens
+# GET alone.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 BB="${TARGET_RUN:+$TARGET_RUN }$BENCHBOOT"
@@ -71,4 +72,40 @@ check_eq "GET / lists both" "$(curl -s -H 'Authorization: Bearer tok' $U/ |
 	jq -r '[.results[].id] | sort | join(",")')" "r1,r2"
 check "GET returns a stored result" sh -c "curl -sf -H 'Authorization: \
 Bearer tok' $U/results/r1.json | cmp - $RUN_DIR/r1.json"
+
+# A viewer's token (--view-token-file) opens GET alone, as a browser sends
+# it: the password of Basic credentials, asked for by WWW-Authenticate.
+printf 'view\n' >"$RUN_DIR/view"
+printf 'tok\n' >"$RUN_DIR/tok"
+VPORT=$(free_port)
+$BB collect --dir "$D" --listen 127.0.0.1:$VPORT --token tok \
+	--view-token-file "$RUN_DIR/view" 2>"$RUN_DIR/collect-view.log" &
+SERVER_PIDS="$SERVER_PIDS $!"
+V=http://127.0.0.1:$VPORT
+check "collector with a viewer token up" wait_for 10 curl -s -o /dev/null $V/
+# vcode CURL-ARGS...: the status of a request to the viewer's collector.
+vcode() { curl -s -o "$RUN_DIR/vbody" -w '%{http_code}' "$@"; }
+check_eq "viewer: GET / with Basic x:view: 200" \
+	"$(vcode -u reader:view $V/)" 200
+check "viewer: the listing is the store's" \
+	sh -c "jq -e '.results | length == 2' <'$RUN_DIR/vbody' >/dev/null"
+check_eq "viewer: GET a result: 200" \
+	"$(vcode -u reader:view $V/results/r1.json)" 200
+check_eq "viewer: PUT with the viewer's token: 401" "$(vcode -u reader:view \
+	-X PUT --data-binary @"$RUN_DIR/r1.json" $V/results/v1.json)" 401
+check_eq "viewer: the upload token is no Basic password: 401" \
+	"$(vcode -u reader:tok $V/)" 401
+check "viewer: a 401 to a GET asks for Basic credentials" sh -c \
+	"curl -s -D - -o /dev/null $V/ | grep -qi '^WWW-Authenticate: Basic realm=\"benchboot results\"'"
+check_eq "viewer: the agents' Bearer token still opens all: 200" \
+	"$(vcode -H 'Authorization: Bearer tok' $V/)" 200
+VPORT2=$(free_port)
+timeout 10 $BB collect --dir "$D" --listen 127.0.0.1:$VPORT2 --token tok \
+	--view-token-file "$RUN_DIR/tok" 2>"$RUN_DIR/same.err"
+check_eq "a viewer token equal to the upload token: usage error" "$?" 2
+check "... saying so" grep -q "holds the upload token" "$RUN_DIR/same.err"
+timeout 10 $BB collect --dir "$D" --listen 127.0.0.1:$VPORT2 \
+	--view-token-file "$RUN_DIR/view" 2>"$RUN_DIR/alone.err"
+check_eq "a viewer token without an upload token: usage error" "$?" 2
+check "... saying so" grep -q "beside --token" "$RUN_DIR/alone.err"
 tap_done

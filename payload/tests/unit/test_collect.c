@@ -37,7 +37,8 @@ static const struct {
 	{ "PUTPUTPUT /a HTTP/1.1\r\n\r\n", -EINVAL, NULL, NULL, 0 },
 };
 
-/* collect_route: a head (token "tok", max-size 100) to its verdict. */
+/* collect_route: a head (token "tok", viewer token "view", max-size 100)
+ * to its verdict. */
 static const struct {
 	const char *head;
 	int want;
@@ -70,6 +71,28 @@ static const struct {
 	  "Content-Length: 5\r\n\r\n", 400, "" },
 	{ "PUT /.json HTTP/1.1\r\nAuthorization: Bearer tok\r\n"
 	  "Content-Length: 5\r\n\r\n", 400, "" },
+	/* The viewer's token, as a browser sends it: Basic "x:view". */
+	{ "GET /ui/ HTTP/1.1\r\nAuthorization: Basic eDp2aWV3\r\n\r\n",
+	  COLLECT_GET, "" },
+	{ "GET / HTTP/1.1\r\nAuthorization: basic eDp2aWV3\r\n\r\n",
+	  COLLECT_LIST, "" },
+	/* ... opens no upload, */
+	{ "PUT /r-1.json HTTP/1.1\r\nAuthorization: Basic eDp2aWV3\r\n"
+	  "Content-Length: 5\r\n\r\n", 401, "" },
+	{ "POST / HTTP/1.1\r\nAuthorization: Basic eDp2aWV3\r\n"
+	  "Content-Length: 5\r\n\r\n", 401, "" },
+	/* and the upload token is no Basic password, nor a prefix of it, */
+	{ "GET / HTTP/1.1\r\nAuthorization: Basic eDp0b2s=\r\n\r\n",
+	  401, "" },
+	{ "GET / HTTP/1.1\r\nAuthorization: Basic eDp2aWU=\r\n\r\n",
+	  401, "" },
+	/* nor credentials without a ':' or not base64. */
+	{ "GET / HTTP/1.1\r\nAuthorization: Basic dmlldw==\r\n\r\n",
+	  401, "" },
+	{ "GET / HTTP/1.1\r\nAuthorization: Basic x:view\r\n\r\n",
+	  401, "" },
+	{ "GET / HTTP/1.1\r\nAuthorization: Bearer view\r\n\r\n",
+	  401, "" },
 };
 
 /* collect_check_doc: a body (PUT path id "r1") to 0 or -EINVAL. */
@@ -107,8 +130,8 @@ static void test_route(void)
 		rc = collect_parse_head(routes[i].head, strlen(routes[i].head),
 					&r, err, sizeof(err));
 		if (rc > 0)
-			rc = collect_route(&r, "tok", 100, pid, sizeof(pid),
-					   err, sizeof(err));
+			rc = collect_route(&r, "tok", "view", 100, pid,
+					   sizeof(pid), err, sizeof(err));
 		if (!tap_ok(rc == routes[i].want && (rc < 400 || err[0]) &&
 			    strcmp(pid, routes[i].pid) == 0,
 			    "route %zu: %d", i, routes[i].want))
@@ -116,7 +139,7 @@ static void test_route(void)
 	}
 	collect_parse_head(routes[4].head, strlen(routes[4].head), &r, err,
 			   sizeof(err));
-	TAP_EQ_INT(collect_route(&r, NULL, 100, pid, sizeof(pid), err,
+	TAP_EQ_INT(collect_route(&r, NULL, NULL, 100, pid, sizeof(pid), err,
 				 sizeof(err)), COLLECT_LIST,
 		   "no token set: no Authorization needed");
 	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
