@@ -54,6 +54,15 @@ cJSON *node_hostinfo(const char *id, const char *role);
 #define NODE_SERVER_RESET "/usr/lib/benchboot/server-reset"
 void node_server_reset(cJSON *rs);
 
+/* Points this host's relay route (relay.test) at sink, "HOST:PORT" (a
+ * client's smtp-sink): runs the image's NODE_SERVER_RELAY (or
+ * $BENCHBOOT_SERVER_RELAY) detached, so a slow MTA reload stalls
+ * nothing.  A host without it keeps its own route (the kit's --relay) and
+ * the log says so.  For a server agent told "relay", and a controller that
+ * is the server. */
+#define NODE_SERVER_RELAY "/usr/lib/benchboot/server-relay"
+void node_relay_route(const char *sink);
+
 /* MemTotal in KiB from /proc/meminfo; 0 when unreadable. */
 long node_mem_kb(void);
 

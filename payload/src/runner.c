@@ -25,7 +25,6 @@
 #include "result.h"
 #include "runner.h"
 #include "series.h"
-#include "session.h"
 #include "spool.h"
 #include "suite.h"
 #include "tsync.h"
@@ -1001,7 +1000,7 @@ static int runner_plan_run(struct runner *r, struct runner_rep *rr,
 
 /* Points the server's relay route at sink (HOST:PORT) unless it names it
  * already: a server agent is sent "relay", a controller that is the server
- * runs the route command itself (session.h). */
+ * runs the route command itself (node.h). */
 static void runner_relay_point(struct runner *r, const char *sink,
 			       struct rpeer *srv)
 {
@@ -1011,7 +1010,7 @@ static void runner_relay_point(struct runner *r, const char *sink,
 		return;
 	snprintf(r->relay_to, sizeof(r->relay_to), "%s", sink);
 	if (r->o->local_server)
-		session_relay_route(sink);
+		node_relay_route(sink);
 	m = srv ? ctl_msg_new(CTL_RELAY) : NULL;
 	if (m) {
 		cJSON_AddStringToObject(m, "sink", sink);

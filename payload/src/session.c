@@ -43,7 +43,6 @@ struct session_proc {
 
 /* The processes of the step being run. */
 /* The image server's relay-route command (configs/server/server-relay). */
-#define SESSION_SERVER_RELAY "/usr/lib/benchboot/server-relay"
 
 struct session_step {
 	int active;
@@ -681,31 +680,6 @@ static int session_gate(struct session *s, const struct ctl_msg *m)
 	return 1;
 }
 
-void session_relay_route(const char *sink)
-{
-	const char *cmd = getenv("BENCHBOOT_SERVER_RELAY");
-	pid_t pid;
-
-	if (!cmd || !*cmd)
-		cmd = SESSION_SERVER_RELAY;
-	if (access(cmd, X_OK) != 0) {
-		node_log("relay %s: no %s here: the relay route is this host's own (the kit's --relay)", sink, cmd);
-		return;
-	}
-	node_log("relay: pointing relay.test at %s (%s)", sink, cmd);
-	pid = fork();
-	if (pid == 0) {
-		/* The grandchild runs it; the child is reaped at once. */
-		if (fork() == 0) {
-			execl(cmd, cmd, sink, (char *)NULL);
-			_exit(127);
-		}
-		_exit(0);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-}
-
 /* RESET (server role): the server's reset between steps, run here, and
  * what it did sent back (node.h).  Returns 0 or the send's error. */
 static int session_on_reset(struct session *s, const struct ctl_msg *m)
@@ -777,7 +751,7 @@ static int session_handle(struct session *s, const char *line, size_t len)
 		break;
 	case CTL_RELAY:
 		if (s->o->role == ROLE_SERVER)
-			session_relay_route(m.sink);
+			node_relay_route(m.sink);
 		else
 			node_log("relay %s: not a server, ignored", m.sink);
 		break;

@@ -38,12 +38,4 @@ struct session_opts {
  * controller address that does not parse. */
 int session_main(const struct session_opts *o, volatile sig_atomic_t *stop);
 
-/* Points this host's relay route (relay.test) at sink, "HOST:PORT" (a
- * client's smtp-sink): runs the image's /usr/lib/benchboot/server-relay
- * (or $BENCHBOOT_SERVER_RELAY) detached, so a slow MTA reload stalls
- * nothing.  A host without it keeps its own route (the kit's --relay) and
- * the log says so.  For a server agent told "relay", and a controller that
- * is the server. */
-void session_relay_route(const char *sink);
-
 #endif
