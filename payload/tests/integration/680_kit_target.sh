@@ -286,8 +286,11 @@ ares=$res
 check_eq "agent on the server: hosts are controller, server, two clients" \
 	"$(jq '[.environment.hosts[].role] | sort | join(",")' "$ares")" \
 	'"client,client,controller,server"'
-steps_ok agent '(.series.sample | length) > 0 and
-	(has("server_figures") | not)' "server figures"
+# sql-ops is fixed work: on a quick run it ends inside one of the
+# sampler's 1 s periods, and a step gets no sample then (documented in
+# docs/sample.md); its load figures are still checked.
+steps_ok agent '$s == "sql-ops" or ((.series.sample | length) > 0 and
+	(has("server_figures") | not))' "server figures"
 # The probe reports whole seconds of its own and is late when the two
 # cores are saturated: a step's window may miss it, the run may not.
 check "agent: the fairness probe's records are in the result" jqt \
