@@ -23,45 +23,25 @@ for t in taskset jq /usr/bin/time; do
 done
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs" >&2; exit 2; }
 
-O=${O:-$top/out}
-mkdir -p "$O/test-run"
-. "$top/payload/tests/lib/servers.sh"
-trap servers_stop EXIT INT TERM
+. "$top/payload/bench/bench-servers.sh"
 
 case $wl in
 http)
-	docroot=$RUN_DIR/www
-	mkdir -p "$docroot"
-	head -c 4050 /dev/zero | tr '\0' 'x' >"$docroot/index.html"
-	NGINX_TASKSET="taskset -c 0"
-	nginx_start "$docroot" || exit 1
-	set -- http -t 1 -c 32 -d "${secs}s" \
-		"http://127.0.0.1:$NGINX_PORT/index.html"
+	bench_nginx
+	set -- http -t 1 -c 32 -d "${secs}s" "$url"
 	ops=.counters.requests
 	;;
 sql)
-	mariadb_start >/dev/null || exit 1
-	taskset -a -p -c 0 "$(cat "$RUN_DIR/mariadb/mysqld.pid")" >/dev/null
-	sysbench oltp_point_select --db-driver=mysql --mysql-host=127.0.0.1 \
-		--mysql-port="$MARIADB_PORT" --mysql-user=bench \
-		--mysql-password=bench --mysql-db=bench --tables=1 \
-		--table-size=10000 prepare >/dev/null || exit 1
+	bench_mariadb 10000
 	set -- sql --workload=point-select -t 1 -c 16 -d "${secs}s" \
 		--rows 10000 --host 127.0.0.1 --port "$MARIADB_PORT" \
 		--user bench --password bench --db bench
 	ops=.counters.statements
 	;;
 smtp)
-	port=$(free_port)
-	taskset -c 0 smtp-sink -u postfix "127.0.0.1:$port" 512 \
-		>/dev/null 2>"$RUN_DIR/sink.err" &
-	SERVER_PIDS="$SERVER_PIDS $!"
-	wait_for 10 sh -c "ss -Htln 'sport = :$port' | grep -q ." || {
-		cat "$RUN_DIR/sink.err" >&2
-		exit 1
-	}
+	bench_smtp_sink
 	set -- smtp -c 16 -n 5000 --from a@bench.test --to b@sink.test \
-		"127.0.0.1:$port"
+		"127.0.0.1:$SINK_PORT"
 	ops=.counters.mails
 	;;
 *)

@@ -31,7 +31,8 @@ for t in wrk nginx taskset jq /usr/bin/time; do
 done
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs" >&2; exit 2; }
 
-. "$top/payload/bench/nginx-bench.sh"
+. "$top/payload/bench/bench-servers.sh"
+bench_nginx
 
 # one TOOL PIPELINE: one run; appends "cpu_us_per_req req_per_s
 # client_reqs nginx_reqs nginx_req_per_s nginx_cpu_us_per_req" to

@@ -22,7 +22,8 @@ for t in nginx taskset nstat /usr/bin/time; do
 	command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }
 done
 top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/payload/bench/nginx-bench.sh"
+. "$top/payload/bench/bench-servers.sh"
+bench_nginx
 
 # run LABEL COMMAND: one run, one row to stdout and $RUN_DIR/rows.
 run() {

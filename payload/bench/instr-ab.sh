@@ -17,24 +17,11 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 for t in valgrind nginx mariadbd sysbench smtp-sink jq; do
 	command -v $t >/dev/null || { echo "needs $t" >&2; exit 2; }
 done
-O=${O:-$top/out}
-mkdir -p "$O/test-run"
-. "$top/payload/tests/lib/servers.sh"
-trap servers_stop EXIT INT TERM
-docroot=$RUN_DIR/www
-mkdir -p "$docroot"
-head -c 4050 /dev/zero | tr '\0' 'x' >"$docroot/index.html"
-nginx_start "$docroot" >/dev/null || exit 1
-url=http://127.0.0.1:$NGINX_PORT/index.html
-mariadb_start >/dev/null || exit 1
-sysbench oltp_point_select --db-driver=mysql --mysql-host=127.0.0.1 \
-	--mysql-port="$MARIADB_PORT" --mysql-user=bench --mysql-password=bench \
-	--mysql-db=bench --tables=1 --table-size=10000 prepare >/dev/null ||
-	exit 1
-port=$(free_port)
-smtp-sink -u postfix "127.0.0.1:$port" 512 >/dev/null 2>&1 &
-SERVER_PIDS="$SERVER_PIDS $!"
-wait_for 10 sh -c "ss -Htln 'sport = :$port' | grep -q ." || exit 1
+. "$top/payload/bench/bench-servers.sh"
+bench_nginx
+bench_mariadb 10000
+bench_smtp_sink
+port=$SINK_PORT
 
 # ir LABEL BIN COUNTER ARGS...: one run under cachegrind, one line.
 ir() {

@@ -24,19 +24,10 @@ for t in smtp-source smtp-sink taskset jq /usr/bin/time; do
 done
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs" >&2; exit 2; }
 
-O=${O:-$top/out}
-mkdir -p "$O/test-run"
-. "$top/payload/tests/lib/servers.sh"
-trap servers_stop EXIT INT TERM
-port=$(free_port)
+. "$top/payload/bench/bench-servers.sh"
 # -c: a running count of delivered mail on stdout, our "server count".
-taskset -c 0 smtp-sink -u postfix -c "127.0.0.1:$port" 512 \
-	>"$RUN_DIR/sink.out" 2>"$RUN_DIR/sink.err" &
-SERVER_PIDS="$SERVER_PIDS $!"
-wait_for 10 sh -c "ss -Htln 'sport = :$port' | grep -q ." || {
-	cat "$RUN_DIR/sink.err" >&2
-	exit 1
-}
+bench_smtp_sink -c
+port=$SINK_PORT
 sunk() { tr '\r' '\n' <"$RUN_DIR/sink.out" | sed -n 's/.*mesg=//p' | tail -1; }
 # Our default message's size on the wire, for smtp-source -l.
 "$bb" smtp --json -n 1 --from a@bench.test --to b@sink.test \

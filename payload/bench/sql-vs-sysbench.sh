@@ -29,22 +29,14 @@ for t in sysbench mariadbd taskset jq /usr/bin/time; do
 done
 [ "$(nproc)" -ge 2 ] || { echo "needs 2 CPUs" >&2; exit 2; }
 
-O=${O:-$top/out}
-mkdir -p "$O/test-run"
-. "$top/payload/tests/lib/servers.sh"
-trap servers_stop EXIT INT TERM
-mariadb_start >/dev/null || exit 1
-taskset -a -p -c 0 "$(cat "$RUN_DIR/mariadb/mysqld.pid")" >/dev/null
+rows=10000
+. "$top/payload/bench/bench-servers.sh"
+bench_mariadb $rows
 M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B"
 queries() {
 	$M -e "SHOW GLOBAL STATUS WHERE Variable_name IN
 		('Com_select', 'Com_stmt_execute')" | awk '{s += $2} END {print s}'
 }
-rows=10000
-sb="sysbench oltp_point_select --db-driver=mysql --mysql-host=127.0.0.1
-	--mysql-port=$MARIADB_PORT --mysql-user=bench --mysql-password=bench
-	--mysql-db=bench --tables=1 --table-size=$rows"
-$sb prepare >/dev/null || exit 1
 
 # one TOOL CONNS: prints "TOOL CONNS queries q/s cpu_s us/query".
 one() {
@@ -65,7 +57,7 @@ one() {
 		[ "$1" = sysbench-text ] && ps=disable
 		s=$(date +%s.%N)
 		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
-			$sb --threads="$2" --time="$secs" --db-ps-mode=$ps \
+			$SB --threads="$2" --time="$secs" --db-ps-mode=$ps \
 			run >"$RUN_DIR/sb.out"
 		el=$(echo "$(date +%s.%N) $s" | awk '{print $1 - $2}')
 		;;
