@@ -13,11 +13,19 @@ busybox_SHA256 := \
 $(eval $(call debian_source,busybox))
 
 BUSYBOX := $(OUT)/busybox/busybox
+# Our patches (image/patches/busybox/, each says why) go on top of Debian's.
+BUSYBOX_PATCHES := $(sort $(wildcard image/patches/busybox/*.patch))
+HOST_PACKAGES += patch
 # BusyBox is Kbuild: our own command-line O= reaches it through MAKEFLAGS
 # and would make it build out of tree (into our O=), so it gets an empty O=.
-$(BUSYBOX): $(busybox_FETCHED) $(SYSROOT_HEADERS) configs/busybox.config
+$(BUSYBOX): $(busybox_FETCHED) $(SYSROOT_HEADERS) configs/busybox.config \
+		$(BUSYBOX_PATCHES)
 	@echo "  BUILD   busybox $(busybox_VERSION)"
 	$(Q)$(call unpack_source,busybox,$(BUILD)/busybox)
+	$(Q)for p in $(BUSYBOX_PATCHES); do \
+		patch -s -p1 -d $(BUILD)/busybox <$$p || \
+		{ echo "error: busybox: $$p does not apply" >&2; exit 1; }; \
+	done
 	$(Q)cp configs/busybox.config $(BUILD)/busybox/.config
 	$(Q)cd $(BUILD)/busybox && \
 	{ yes '' | $(MAKE) O= oldconfig && \
