@@ -433,6 +433,23 @@ void ctl_conn_init(struct ctl_conn *c, int fd)
 	}
 }
 
+int ctl_conn_patience(struct ctl_conn *c, unsigned seconds)
+{
+	unsigned int uto = seconds ? seconds * 1000u : CTL_USER_TIMEOUT_MS;
+
+	if (c->fd < 0 || c->patience_s == seconds)
+		return 0;
+	/* With a user timeout the kernel's keepalive ends the connection
+	 * once that long has passed since anything was received and a probe
+	 * is out (not after CTL_KEEPCNT probes): probes still go every
+	 * CTL_KEEPINTVL_S, and one answer is enough. */
+	if (setsockopt(c->fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &uto,
+		       sizeof(uto)) != 0)
+		return -errno;
+	c->patience_s = seconds;
+	return 0;
+}
+
 void ctl_conn_close(struct ctl_conn *c)
 {
 	if (c->fd >= 0)

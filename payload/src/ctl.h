@@ -23,6 +23,9 @@
 #define CTL_KEEPCNT 3
 #define CTL_USER_TIMEOUT_MS 6000
 #define CTL_DEAD_S 12
+/* Added to a prepare phase's own limit for the patience both ends give
+ * each other while the workloads prepare (ctl_conn_patience). */
+#define CTL_PATIENCE_MARGIN_S 10
 
 enum ctl_type {
 	CTL_HELLO = 1,	/* agent -> controller: who I am */
@@ -110,12 +113,22 @@ struct ctl_conn {
 	uint64_t rx_bytes;	/* read from the socket, for byte budgets */
 	const struct ctl_auth *auth;	/* NULL: lines go as they are */
 	void *auth_ctx;
+	unsigned patience_s;	/* 0: the normal CTL_DEAD_S liveness */
 };
 
 /* Initialises c around fd (made non-blocking, TCP_NODELAY, keepalive and
  * a user timeout so a vanished peer is noticed within CTL_DEAD_S); c owns
  * fd. */
 void ctl_conn_init(struct ctl_conn *c, int fd);
+
+/* Sets how long c tolerates a peer that acknowledges nothing (neither
+ * data nor keepalive probes): seconds > 0 while a prepare phase saturates
+ * the server (a loaded machine, an emulated one above all, may not
+ * answer for longer than CTL_DEAD_S while it is alive; docs/protocol.md),
+ * so a vanished peer is noticed within seconds + CTL_KEEPINTVL_S;
+ * 0 restores CTL_USER_TIMEOUT_MS.  Cheap when unchanged.  Returns 0 or
+ * the setsockopt error (c not a socket: -ENOTSOCK, nothing changed). */
+int ctl_conn_patience(struct ctl_conn *c, unsigned seconds);
 
 /* Closes the socket and frees the buffers; c can be re-initialised. */
 void ctl_conn_close(struct ctl_conn *c);

@@ -443,7 +443,7 @@ int result_resume_match(const cJSON *cp, const cJSON *suite,
 
 	if (!cJSON_Compare(cJSON_GetObjectItemCaseSensitive(cp, "suite"),
 			   suite, 1)) {
-		util_fail(why, whylen, 0, "the suite changed (name, version, file or time scale)");
+		util_fail(why, whylen, 0, "the suite changed (name, version, file, time scale or variables)");
 		return 0;
 	}
 	cJSON_ArrayForEach(h, cJSON_GetObjectItemCaseSensitive(

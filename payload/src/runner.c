@@ -1195,6 +1195,11 @@ static void runner_launch_one(struct runner *r, struct runner_rep *rr,
 	if (ctl_conn_send(&c->c, msg) == 0) {
 		c->in_step = 1;
 		rr->part++;
+		/* The server under test may be too busy to acknowledge
+		 * anything while 64 connections prepare; the agent gives
+		 * the same patience (docs/protocol.md, liveness). */
+		ctl_conn_patience(&c->c,
+				  RUNNER_PREPARE_S + CTL_PATIENCE_MARGIN_S);
 	} else {
 		runner_peer_drop(r, c, "send failed");
 		c->lost_in_step = 1;
@@ -1231,6 +1236,7 @@ static void runner_prepare(struct runner *r, struct runner_rep *rr)
 
 		if (!c->in_step || c->state != RP_READY)
 			continue;
+		ctl_conn_patience(&c->c, 0);
 		pr = cJSON_AddObjectToObject(ce, "prepare");
 		if (c->prepared) {
 			cJSON_AddNumberToObject(pr, "s",
@@ -1769,6 +1775,27 @@ static void runner_make_id(struct runner *r, char *id, size_t len)
 		 (unsigned)(util_mono_ns() ^ (uint64_t)getpid()) & 0xffff);
 }
 
+/* The result's "suite" object: what identifies the suite as run (name,
+ * version, file, time scale) and every variable with --set applied, the
+ * workloads' response timeouts among them (suite-format.md).  A resumed
+ * run must match it exactly. */
+static void runner_suite_obj(const struct runner *r, cJSON *su)
+{
+	cJSON *vars;
+	unsigned i;
+
+	cJSON_AddStringToObject(su, "name", r->suite.name);
+	cJSON_AddStringToObject(su, "version", r->suite.version);
+	cJSON_AddStringToObject(su, "file", r->suite.file);
+	/* Not comparable with a full-length run: report refuses to. */
+	if (r->suite.time_scale != 1)
+		cJSON_AddNumberToObject(su, "time_scale", r->suite.time_scale);
+	vars = cJSON_AddObjectToObject(su, "vars");
+	for (i = 0; vars && i < r->suite.nvars; i++)
+		cJSON_AddStringToObject(vars, r->suite.vars[i].name,
+					r->suite.vars[i].value);
+}
+
 /* The run's id: --run-id's, resuming its checkpoint when the suite and
  * the clients are the same (result_resume_match()); when they are not,
  * the checkpoint is spooled as an interrupted partial result and this
@@ -1793,11 +1820,7 @@ static void runner_resume_id(struct runner *r, char *id, size_t len)
 			ids[n++] = r->peers[i].id;
 	/* The suite object as runner_doc_head() will write it. */
 	su = cJSON_CreateObject();
-	cJSON_AddStringToObject(su, "name", r->suite.name);
-	cJSON_AddStringToObject(su, "version", r->suite.version);
-	cJSON_AddStringToObject(su, "file", r->suite.file);
-	if (r->suite.time_scale != 1)
-		cJSON_AddNumberToObject(su, "time_scale", r->suite.time_scale);
+	runner_suite_obj(r, su);
 	if (result_resume_match(r->resume, su, ids, n, why, sizeof(why))) {
 		snprintf(id, len, "%s", r->o->run_id);
 		r->resumed = cJSON_CreateArray();
@@ -2128,13 +2151,8 @@ static void runner_doc_head(struct runner *r, const char *id)
 	cJSON_AddStringToObject(su, "name", r->o->lab);
 	cJSON_AddBoolToObject(su, "keyed", r->o->key && r->o->key->len);
 	su = cJSON_AddObjectToObject(r->doc, "suite");
-	cJSON_AddStringToObject(su, "name", r->suite.name);
-	cJSON_AddStringToObject(su, "version", r->suite.version);
-	cJSON_AddStringToObject(su, "file", r->suite.file);
-	/* Not comparable with a full-length run: report refuses to. */
-	if (r->suite.time_scale != 1)
-		cJSON_AddNumberToObject(su, "time_scale",
-					r->suite.time_scale);
+	if (su)
+		runner_suite_obj(r, su);
 }
 
 /* Every step of the suite, each concurrency of a sweep as its own. */

@@ -53,6 +53,7 @@ struct session_step {
 	/* A prepared run (RUN with prepare_s): the gated processes run at
 	 * once and prepare; the others (later) are forked on START. */
 	int prepare, prepared_sent, started;
+	unsigned prepare_s;		/* the prepare phase's limit */
 	cJSON *later;
 	double timeout_s;
 };
@@ -266,6 +267,7 @@ static int session_step_start(struct session_step *r, const struct ctl_msg *m)
 	if (cJSON_IsNumber(ps) && ps->valuedouble > 0) {
 		r->prepare = 1;
 		budget_ms = (uint64_t)(ps->valuedouble * 1000);
+		r->prepare_s = (unsigned)(budget_ms / 1000) + 1;
 		r->later = cJSON_CreateArray();
 		if (!r->later)
 			return -ENOMEM;
@@ -1003,6 +1005,11 @@ static int session_run(struct session *s, int fd)
 			rc = session_check_step(s, rc);
 		if (rc == 0)
 			rc = session_watch_clock(s);
+		/* Until START, the controller (the server under test, perhaps)
+		 * may be too busy to answer: as patient as it is with us. */
+		ctl_conn_patience(&s->c, s->run.active && s->run.prepare &&
+				  !s->run.started ? s->run.prepare_s +
+				  CTL_PATIENCE_MARGIN_S : 0);
 	}
 	if (s->run.active)
 		session_step_free(&s->run);

@@ -1,9 +1,13 @@
 /* test_ctl.c: control protocol validation and framing: every message
  * type's required fields, wrong versions and types, oversized lines, lines
- * split across reads. */
+ * split across reads; the liveness a connection's socket gets. */
 #include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "ctl.h"
 #include "tap.h"
@@ -64,6 +68,48 @@ static const struct {
 	{ "{\"v\":1,\"type\":\"abort\",\"step\":\"a\"}", 0, NULL },
 	{ "{\"v\":1,\"type\":\"done\"}", 0, NULL },
 };
+
+/* The TCP_USER_TIMEOUT fd has now, in ms; -1 when unreadable. */
+static long uto_ms(int fd)
+{
+	unsigned int v = 0;
+	socklen_t l = sizeof(v);
+
+	return getsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &v, &l) ? -1 :
+	       (long)v;
+}
+
+/* Patience: a real loopback connection's user timeout through a prepare
+ * phase and back; a pipe (the fuzzer's and tests' feed) is refused. */
+static void test_patience(void)
+{
+	struct sockaddr_in a;
+	socklen_t al = sizeof(a);
+	struct ctl_conn c;
+	int l, fd, p[2];
+
+	l = ctl_listen("127.0.0.1", 0);
+	if (!tap_ok(l >= 0 && getsockname(l, (struct sockaddr *)&a, &al) == 0,
+		    "listen on loopback"))
+		return;
+	fd = ctl_connect("127.0.0.1", ntohs(a.sin_port), 2000);
+	ctl_conn_init(&c, fd);
+	TAP_EQ_INT(uto_ms(fd), CTL_USER_TIMEOUT_MS, "init: the normal user timeout");
+	TAP_EQ_INT(ctl_conn_patience(&c, 130), 0, "patience 130 s");
+	TAP_EQ_INT(uto_ms(fd), 130000, "user timeout 130 s");
+	TAP_EQ_INT(ctl_conn_patience(&c, 130), 0, "the same again: no change");
+	TAP_EQ_INT(ctl_conn_patience(&c, 0), 0, "patience 0");
+	TAP_EQ_INT(uto_ms(fd), CTL_USER_TIMEOUT_MS, "back to the normal user timeout");
+	ctl_conn_close(&c);
+	close(l);
+	if (pipe(p) != 0)
+		return;
+	ctl_conn_init(&c, p[0]);
+	TAP_EQ_INT(ctl_conn_patience(&c, 5), -ENOTSOCK, "a pipe: -ENOTSOCK");
+	TAP_EQ_INT(c.patience_s, 0, "a pipe: nothing changed");
+	ctl_conn_close(&c);
+	close(p[1]);
+}
 
 int main(void)
 {
@@ -149,5 +195,6 @@ int main(void)
 		TAP_EQ_INT(ctl_parse_hostport("", h, sizeof(h), &port, 1),
 			   -EINVAL, "empty refused");
 	}
+	test_patience();
 	return tap_done();
 }

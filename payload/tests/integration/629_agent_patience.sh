@@ -1,0 +1,65 @@
+#!/bin/sh
+# 629_agent_patience.sh: a controller that answers nothing on the LAN for
+# 11 s while a step prepares (a server VM saturated by 64 MariaDB
+# connections did that under emulation, issue 17) loses no client: during
+# the prepare phase both ends give each other its limit, not the 12 s of
+# docs/protocol.md's liveness, and the repeat goes on (the server under
+# test, MariaDB, holds its greeting back 14 s, so the prepare lasts that
+# long).  After the start the liveness is the normal one again (628 cuts
+# a client mid-step).  About 30 s.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/servers.sh"
+. "$(dirname "$0")/../lib/netns.sh"
+. "$(dirname "$0")/../lib/agent.sh"
+agent_test_start
+if ! command -v socat >/dev/null || ! command -v mariadbd >/dev/null; then
+	skip "needs socat and MariaDB (the slow MySQL port)"
+	tap_done
+	exit 0
+fi
+netns_hub && netns_add srv 10.77.0.1 && netns_add ctl 10.77.0.2 &&
+	netns_add c1 10.77.0.11 ||
+	{ not_ok "namespaces"; tap_done; exit 1; }
+hubif() { echo "h${NETNS_P}$(echo "$1" | awk -F. '{printf "%02x%02x", $3, $4}')"; }
+
+# The server under test: MariaDB behind a port that holds every
+# connection's greeting back 14 s, so the step prepares for that long.
+check "MariaDB on 10.77.0.1:3306" netns_mariadb srv 10.77.0.1 \
+	"$RUN_DIR/mariadb"
+echo 'sleep 14; exec socat STDIO TCP:10.77.0.1:3306' >"$RUN_DIR/slow.sh"
+netns_spawn srv "$RUN_DIR/slow.log" socat \
+	TCP-LISTEN:3307,bind=10.77.0.1,fork,reuseaddr \
+	SYSTEM:"sh $RUN_DIR/slow.sh"
+netns_spawn c1 "$RUN_DIR/c1.log" $BB agent --role=client \
+	--controller 10.77.0.2 --id c1
+netns_spawn ctl "$RUN_DIR/ctl.log" $BB agent --role=controller --id ctl \
+	--suite "$SUITES/patience.suite" --set server=10.77.0.1 \
+	--spool "$RUN_DIR/spool"
+CTL=$NETNS_LAST_PID
+check "c1 prepares the step" wait_for 30 grep -q \
+	"step sql-slow/r1: 1 process(es) preparing" "$RUN_DIR/c1.log"
+sleep 1
+# The controller's whole LAN goes silent (no FIN, no RST), then returns.
+ip -n "${NETNS_P}hub" link set "$(hubif 10.77.0.2)" down
+sleep 11
+ip -n "${NETNS_P}hub" link set "$(hubif 10.77.0.2)" up
+check "the controller did not lose c1 in the 11 s" \
+	sh -c "! grep -q 'lost client c1' '$RUN_DIR/ctl.log'"
+check "c1 kept its controller" sh -c "sed -n '/preparing/,\$p' \
+	'$RUN_DIR/c1.log' | grep -q preparing &&
+	! sed -n '/preparing/,\$p' '$RUN_DIR/c1.log' |
+	grep -q 'timed out\|retrying in\|connected to'"
+check "c1 prepared its connection once the server answered" wait_for 20 \
+	grep -q "step sql-slow/r1: prepared: 1 ready, 0 failed" \
+	"$RUN_DIR/c1.log"
+wait "$CTL"
+check_eq "controller finished" $? 0
+res=$(ls "$RUN_DIR"/spool/results/patience-*.json 2>/dev/null | head -1)
+check "the repeat is complete, c1 prepared in 14 s or more" jqt \
+	'.steps[0].repeats[0] | .complete and .prepare_s >= 14 and
+	 (.clients[0].error == null)' "$res"
+check "statements measured after the start" jqt \
+	'.steps[0].repeats[0].merged.sql.counters.statements > 0' "$res"
+check "no agent_lost event" jqt \
+	'[.events[]? | select(.type == "agent_lost")] | length == 0' "$res"
+tap_done
