@@ -3,11 +3,13 @@
 # (default smoke); CLIENTS is the number of client VMs (default 2);
 # SUITE_SCALE=F multiplies every time of the suite by F (0.01-10), every
 # step, concurrency and repeat kept (benchboot.time_scale=).
+# SUITE_SET=A=1,B=2 sets suite variables (benchboot.set=, --set each).
 # RUN_SERVER_ARCH=ppc64le boots the server VM from that architecture's
 # images (built first) with the x86_64 clients (docs/powerpc.md).
 SUITE ?= smoke
 CLIENTS ?= 2
 SUITE_SCALE ?=
+SUITE_SET ?=
 RUN_SERVER_ARCH ?= $(ARCH)
 
 # The host packages run.sh needs, installed before it runs: a fresh
@@ -34,7 +36,7 @@ $(RUN_DEPS_STAMP): image/deps/host-packages.sh qemu-tests/run.mk
 run: $(RUN_DEPS_STAMP) $(BENCHBOOT) $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) \
 		$(if $(filter-out $(ARCH),$(RUN_SERVER_ARCH)),run-server-images)
 	$(Q)$(TEST_ENV) SUITE=$(SUITE) CLIENTS=$(CLIENTS) \
-		SUITE_SCALE=$(SUITE_SCALE) \
+		SUITE_SCALE=$(SUITE_SCALE) SUITE_SET=$(SUITE_SET) \
 		RUN_SERVER_ARCH=$(RUN_SERVER_ARCH) qemu-tests/run.sh
 run-server-images:
 	$(Q)$(MAKE) --no-print-directory ARCH=$(RUN_SERVER_ARCH) kernel \

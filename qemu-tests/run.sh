@@ -8,7 +8,8 @@
 #
 # Environment (from `make run`): TOP, O, ARCH, IMAGES, BENCHBOOT, SUITE
 # (smoke), CLIENTS (2), SUITE_SCALE (every time of the suite times this
-# factor, benchboot.time_scale=; empty: full length), RUN_DIR (where logs and results go; default
+# factor, benchboot.time_scale=; empty: full length), SUITE_SET (suite
+# variables, A=1,B=2: benchboot.set=), RUN_DIR (where logs and results go; default
 # $O/run/DATE), RUN_TIMEOUT (seconds without a result; default 1800,
 # extended while the controller says how long the suite has left),
 # QT_ACCEL (kvm|tcg; by default qemu-tests/lib.sh's probe decides),
@@ -111,6 +112,9 @@ case $SUITE_SCALE in
 		"1/10 or 10% (every time of the suite multiplied by it)" ;;
 *) SCALE_PARAM=benchboot.time_scale=$SUITE_SCALE ;;
 esac
+# SUITE_SET=A=1,B=2: suite variables for the controller (--set each), e.g.
+# an emulated run's longer workload timeouts; /init checks the form.
+SET_PARAM=${SUITE_SET:+benchboot.set=$SUITE_SET}
 case $RUN_NET in
 netns)
 	[ "$(id -u)" = 0 ] || die "RUN_NET=netns needs root: the VMs' LAN" \
@@ -294,7 +298,7 @@ vm server 0 "$RUN_SERVER_ARCH" 1024 "$RUN_DIR/server-initrd.gz" \
 	"benchboot.suite=$SUITE" "benchboot.upload=$UPLOAD" \
 	"benchboot.relay=$HOST_IP:$SINK_PORT" "benchboot.peers=$CLIENTS" \
 	"benchboot.key=$LAB_KEY" "benchboot.token=$TOKEN" \
-	${SCALE_PARAM:+"$SCALE_PARAM"}
+	${SCALE_PARAM:+"$SCALE_PARAM"} ${SET_PARAM:+"$SET_PARAM"}
 for i in $(seq 1 "$CLIENTS"); do
 	vm "client$i" "$i" "$ARCH" 512 "$IMAGES/initramfs.cpio.gz" \
 		benchboot.role=client "benchboot.key=$LAB_KEY"

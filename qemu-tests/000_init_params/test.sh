@@ -24,7 +24,7 @@ parse() {
 			"debug=$BB_DEBUG relay=$BB_RELAY peers=$BB_PEERS" \
 			"key=$BB_KEY lab=$BB_LAB token=$BB_TOKEN pin=$BB_PIN" \
 			"target=$BB_TARGET time_scale=$BB_TIME_SCALE" \
-			"run_id=$BB_RUN_ID"
+			"run_id=$BB_RUN_ID set=$BB_SET"
 		cat "$3"' sh "$PARAMS" "$1" "$tmp"
 }
 tmp=$(mktemp)
@@ -88,6 +88,12 @@ benchboot.time_scale=0.1|rc=0 role=client id= controller= suite= upload= powerof
 benchboot.time_scale=1/20|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale=1/20|-
 benchboot.time_scale=fast|rc=1 |'benchboot.time_scale=fast': time_scale must be a factor
 benchboot.run_id=lab3-2026-12-01.a|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale= run_id=lab3-2026-12-01.a|-
+benchboot.set=http_timeout=10s,sql_timeout=30s|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale= run_id= set=http_timeout=10s,sql_timeout=30s|-
+benchboot.set=smtp_from=a@b.test|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale= run_id= set=smtp_from=a@b.test|-
+benchboot.set=http_timeout|rc=1 |set must be NAME=VALUE
+benchboot.set=a=1,,b=2|rc=1 |set must be NAME=VALUE
+benchboot.set=1a=2|rc=1 |set must be NAME=VALUE
+benchboot.set=a=x;reboot|rc=1 |set must be NAME=VALUE
 benchboot.run_id=.hidden|rc=1 |'benchboot.run_id=.hidden': run_id must be 1-200
 benchboot.run_id=a/b|rc=1 |run_id must be 1-200
 benchboot.time_scale=0.1.2|rc=1 |time_scale must be a factor

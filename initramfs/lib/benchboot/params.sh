@@ -3,7 +3,7 @@
 # same BusyBox shell), so every rule here is tested without booting.
 
 # Every parameter /init knows; anything else named benchboot.* is an error.
-BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target field time_scale run_id"
+BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target field time_scale run_id set"
 
 # bb_params_tokens CMDLINE: print CMDLINE's words one a line, the way the
 # kernel splits it (double quotes group a value and are dropped; words after
@@ -30,6 +30,21 @@ bb_params_err() {
 	shift
 	echo "benchboot: kernel parameter '$p': $*"
 	BB_PARAM_ERRORS=$((BB_PARAM_ERRORS + 1))
+}
+
+# bb_params_sets LIST: true when LIST is NAME=VALUE[,NAME=VALUE...] with
+# suite variable names (suite-format.md) and plain values.
+bb_params_sets() {
+	local IFS=, one
+	case $1 in '' | ,* | *, | *,,*) return 1 ;; esac
+	for one in $1; do
+		case $one in
+		[A-Za-z_]*=?*) ;;
+		*) return 1 ;;
+		esac
+		case ${one%%=*} in *[!A-Za-z0-9_-]*) return 1 ;; esac
+		case ${one#*=} in *[!A-Za-z0-9._:/@-]*) return 1 ;; esac
+	done
 }
 
 # bb_params_hostname NAME: true when NAME is a valid host name label
@@ -90,6 +105,7 @@ bb_params_parse() {
 	local tok key val ok
 	BB_ROLE=client BB_ID= BB_CONTROLLER= BB_SUITE= BB_UPLOAD= BB_RELAY= BB_PEERS=
 	BB_KEY= BB_LAB= BB_TOKEN= BB_PIN= BB_TARGET= BB_TIME_SCALE= BB_RUN_ID=
+	BB_SET=
 	BB_POWEROFF=0 BB_DEBUG=0 BB_FIELD=0 BB_PARAM_ERRORS=0
 	# A here-document, not a pipe: the loop must run in this shell.
 	while IFS= read -r tok; do
@@ -168,6 +184,16 @@ bb_params_parse() {
 "factor such as 0.1, 1/10 or 10%" ;;
 			*) BB_TIME_SCALE=$val ;;
 			esac ;;
+		set)
+			# The controller: suite variables (--set NAME=VALUE
+			# each), e.g. an emulated run's longer timeouts.
+			if bb_params_sets "$val"; then
+				BB_SET=$val
+			else
+				bb_params_err "$tok" "set must be" \
+"NAME=VALUE[,NAME=VALUE...]: NAME of letters, digits, '_', '-' (not first)," \
+"VALUE of letters, digits, '.', '_', ':', '/', '@', '-'"
+			fi ;;
 		peers)
 			# The controller: clients to wait for (--peers).
 			case $val in
