@@ -17,16 +17,10 @@
 . "$(dirname "$0")/../lib/netns.sh"
 BB=$BENCHBOOT
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
-KIT=$TOP/configs/kit/install.sh
+. "$TOP/payload/tests/lib/kit_target.sh"
+KIT=$KT_KIT
 SRV=10.78.0.1
 jqt() { jq -e "$@" >/dev/null; }
-# kit LOG ARGS...: the kit in the server namespace, its output into LOG
-# (inside a function, so that check's own TAP line stays on stdout).
-kit() {
-	_log=$1
-	shift
-	netns_exec srv sh "$KIT" "$@" >"$_log" 2>&1
-}
 
 if [ -n "${TARGET_RUN:-}" ]; then
 	skip "agents under $TARGET_RUN cannot exec their workloads"
@@ -38,16 +32,14 @@ if ! netns_available; then
 	tap_done
 	exit 0
 fi
-for p in apache2 mariadbd postfix perl; do
-	if ! command -v $p >/dev/null 2>&1 &&
-		! [ -x /usr/sbin/$p ]; then
-		skip "no $p on this host (apt-get install apache2 mariadb-server postfix)"
-		tap_done
-		exit 0
-	fi
-done
+if [ -n "$(kt_missing)" ]; then
+	skip "no $(kt_missing) on this host (apt-get install apache2 mariadb-server postfix)"
+	tap_done
+	exit 0
+fi
 D=$RUN_DIR/target
 PF=$D/postfix
+kt_versions
 cleanup() {
 	postfix -c "$PF" abort >/dev/null 2>&1
 	netns_cleanup
@@ -61,91 +53,25 @@ netns_add srv $SRV && netns_add ctl 10.78.0.2 &&
 ok "namespaces srv, ctl, c1, c2 on one bridge"
 
 # --- a stock system: the daemons' own defaults, nothing of the suite's.
-mkdir -p "$D/apache/sites" "$D/mariadb" "$PF/queue" "$PF/data"
-cat >"$D/apache/apache2.conf" <<CONF
-# A stock Apache's shape: modules, the MPM, and an Include of sites.
-ServerName kit-target
-Listen $SRV:80
-PidFile $D/apache/apache2.pid
-DefaultRuntimeDir $D/apache
-ErrorLog $D/apache/error.log
-User www-data
-Group www-data
-LoadModule mpm_event_module /usr/lib/apache2/modules/mod_mpm_event.so
-LoadModule authz_core_module /usr/lib/apache2/modules/mod_authz_core.so
-LoadModule mime_module /usr/lib/apache2/modules/mod_mime.so
-LoadModule dir_module /usr/lib/apache2/modules/mod_dir.so
-LoadModule alias_module /usr/lib/apache2/modules/mod_alias.so
-LoadModule cgid_module /usr/lib/apache2/modules/mod_cgid.so
-ScriptSock $D/apache/cgisock
-TypesConfig /etc/mime.types
-IncludeOptional $D/apache/sites/*.conf
-CONF
-# Debian's own master.cf, unchrooted (the chroot would need a copy of
-# /etc in the queue); a main.cf with no domains.
-awk '/^[a-z0-9]/ && NF >= 8 { $5 = "n" } { print }' /etc/postfix/master.cf \
-	>"$PF/master.cf"
-cat >"$PF/main.cf" <<CF
-compatibility_level = 3.6
-queue_directory = $PF/queue
-data_directory = $PF/data
-meta_directory = /etc/postfix
-mail_owner = postfix
-setgid_group = postdrop
-myhostname = kit-target.example
-mydestination =
-inet_interfaces = $SRV
-inet_protocols = ipv4
-mynetworks = 127.0.0.0/8
-alias_maps =
-alias_database =
-smtpd_tls_security_level = none
-smtp_tls_security_level = none
-maillog_file = $PF/maillog
-maillog_file_prefixes = $PF
-CF
-chown postfix "$PF/data"
-mariadb-install-db --no-defaults --user=root --datadir="$D/mariadb/data" \
-	--auth-root-authentication-method=normal --skip-test-db \
-	>"$D/mariadb/install.log" 2>&1
-netns_spawn srv "$D/mariadb/stdout.log" mariadbd --no-defaults --user=root \
-	--datadir="$D/mariadb/data" --socket="$D/mariadb/sock" --port=3306 \
-	--bind-address=$SRV --pid-file="$D/mariadb/pid" \
-	--log-error="$D/mariadb/error.log" --skip-log-bin \
-	--innodb-buffer-pool-size=64M --innodb-flush-log-at-trx-commit=2
-SQLADMIN="mariadb --no-defaults --socket=$D/mariadb/sock -uroot"
-check "stock MariaDB up (no bench account yet)" wait_for 60 \
-	$SQLADMIN -e 'SELECT 1'
+check "stock MariaDB up (no bench account yet)" kt_stock srv $SRV "$D"
 check "no bench account before the kit" sh -c \
 	"! mariadb --no-defaults -h $SRV -ubench -pbench -e 'SELECT 1' 2>/dev/null"
 
 # --- the kit provisions it (files only; the test starts the servers as
-# an admin's service manager would).
-# Every path private: the kit must not touch the host's /etc or /srv.
-set -- --web apache --sql mariadb --mta postfix --docroot "$D/www" \
-	--cgi-dir "$D/cgi-bin" --site "$D/apache/sites/benchboot.conf" \
-	--sql-admin "$SQLADMIN" --sql-cnf "$D/mariadb/99-benchboot.cnf" \
-	--postfix-conf "$PF" --mail-dir "$D/mail" --relay 10.78.0.11:2525 \
-	--host $SRV
+# an admin's service manager would).  Every path private (kt_kit).
 etc_sum() { cat /etc/postfix/main.cf /etc/apache2/sites-*/* 2>/dev/null | cksum; }
 etc_before=$(etc_sum)
-check "the kit provisions (--no-enable)" kit "$D/kit-install.log" "$@" \
-	--no-enable
+check "the kit provisions (--no-enable)" kt_kit "$D/kit-install.log" \
+	--relay 10.78.0.11:2525 --no-enable
 sed 's/^/#   /' "$D/kit-install.log"
 check_eq "the host's /etc/postfix and /etc/apache2 untouched" "$(etc_sum)" \
 	"$etc_before"
 check "page written, 4050 bytes" test "$(wc -c <"$D/www/index.html")" = 4050
 check "facts file written" jqt '.cgi.hello == "sh" and .sql.version != ""' \
 	"$D/www/benchboot-kit.json"
-netns_spawn srv "$D/apache/stdout.log" apache2 -f "$D/apache/apache2.conf" \
-	-DFOREGROUND
-check "Apache serves the kit's site" wait_for 20 netns_exec srv \
-	curl -sf -o /dev/null http://$SRV/index.html
-netns_exec srv postfix -c "$PF" start >"$D/postfix-start.log" 2>&1
-check "Postfix listens on $SRV:25" wait_for 20 netns_exec srv \
-	sh -c "ss -Htln 'sport = :25' | grep -q ."
-check "the kit's own check passes" kit "$D/kit-check.log" "$@" \
-	--check-only
+check "Apache serves the kit's site, Postfix listens on $SRV:25" kt_start
+check "the kit's own check passes" kt_kit "$D/kit-check.log" \
+	--relay 10.78.0.11:2525 --check-only
 sed 's/^/#   /' "$D/kit-check.log"
 check "CGI kinds answer: sh and perl" sh -c "grep -q 'hello-sh (sh)' \
 	'$D/kit-check.log' && grep -q 'hello-perl (perl)' '$D/kit-check.log'"
@@ -159,12 +85,10 @@ if $BB help | grep -q '^  ident '; then
 		--json >"$RUN_DIR/ident.json" 2>"$RUN_DIR/ident.err"
 	check "ident exits 0" test $? = 0
 	sed 's/^/#   /' "$RUN_DIR/ident.json" "$RUN_DIR/ident.err" | head -40
-	apv=$(apache2 -v | sed -n 's/^Server version: \([^ ]*\).*/\1/p')
 	check_eq "HTTP Server header names Apache's version" \
-		"$(jq -r '.http.server' "$RUN_DIR/ident.json" | cut -d' ' -f1)" "$apv"
-	mdv=$(mariadbd --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p')
+		"$(jq -r '.http.server' "$RUN_DIR/ident.json" | cut -d' ' -f1)" "$KT_APACHE_V"
 	check_eq "SELECT VERSION() is mariadbd --version's" \
-		"$(jq -r '.sql.version' "$RUN_DIR/ident.json")" "$mdv"
+		"$(jq -r '.sql.version' "$RUN_DIR/ident.json")" "$KT_MARIADB_V"
 	check "@@version_compile_os is there" jqt '.sql.version_compile_os |
 		length > 0' "$RUN_DIR/ident.json"
 	check_eq "the SMTP banner names Postfix" "$(jq -r '.smtp.banner' \
@@ -172,7 +96,7 @@ if $BB help | grep -q '^  ident '; then
 		Postfix
 	check_eq "the kit's facts name Postfix's mail_version" "$(jq -r \
 		'.kit.mail.version' "$RUN_DIR/ident.json")" \
-		"$(postconf -h mail_version)"
+		"$KT_POSTFIX_V"
 	check "EHLO extensions listed (PIPELINING)" jqt '.smtp.ehlo |
 		index("PIPELINING") != null' "$RUN_DIR/ident.json"
 	check_eq "the CGI's kind" "$(jq -r '.http.cgi' "$RUN_DIR/ident.json")" sh
@@ -235,10 +159,10 @@ steps_ok kit
 # The result says what the server was (the controller asked it, ident.h).
 check_eq "result: server_identity names Apache's version" "$(jq -r \
 	'.server_identity.http.server' "$res" | cut -d' ' -f1)" \
-	"$(apache2 -v | sed -n 's/^Server version: \([^ ]*\).*/\1/p')"
+	"$KT_APACHE_V"
 check_eq "result: server_identity names MariaDB's version" "$(jq -r \
 	'.server_identity.sql.version' "$res")" \
-	"$(mariadbd --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p')"
+	"$KT_MARIADB_V"
 check "result: server_identity has the SMTP banner and the kit's facts" \
 	jqt '.server_identity | (.smtp.banner | test("ESMTP Postfix")) and
 	.kit.cgi.hello == "sh"' "$res"
@@ -268,13 +192,7 @@ check "no server agent: every repeat says there are no server figures" jqt \
 # --- once more with our agent on the kit-provisioned server: its sampler
 # and probe, and the relay route pointed at the suite's sink by the kit
 # (--route-only), as the agent asks before the relay step.
-cat >"$D/relay-route" <<SH
-#!/bin/sh
-# The agent's BENCHBOOT_SERVER_RELAY: the kit points relay.test at \$1.
-exec sh "$KIT" --mta postfix --postfix-conf "$PF" --route-only "\$1" \
-	>"$D/relay-route.log" 2>&1
-SH
-chmod +x "$D/relay-route"
+kt_route_script "$D/relay-route"
 # 2 s steps: the sampler's 1 Hz records must fall inside each window and
 # reach the controller before it collects the repeat.
 sed 's/^servers .*/servers 1/' "$RUN_DIR/kit.suite" >"$RUN_DIR/kit-agent.suite"
@@ -303,23 +221,15 @@ check_eq "the kit's route names the sink (the agent asked for it)" \
 	"$(cat "$PF/benchboot-transport")" "relay.test smtp:[${sink%:*}]:2525"
 check_eq "agent: server_identity names Apache's version" "$(jq -r \
 	'.server_identity.http.server' "$ares" | cut -d' ' -f1)" \
-	"$(apache2 -v | sed -n 's/^Server version: \([^ ]*\).*/\1/p')"
+	"$KT_APACHE_V"
 check "agent: server_identity names MariaDB and Postfix" jqt --arg v \
-	"$(mariadbd --version | sed -n 's/.*Ver \([^ ]*\).*/\1/p')" \
+	"$KT_MARIADB_V" \
 	'.server_identity | .sql.version == $v and
 	(.smtp.banner | test("ESMTP Postfix"))' "$ares"
 
 # --- what is missing is said: Postfix stopped, the kit's check names it.
-# (abort ends the master; its idle smtpd children would still take a
-# connection on the inherited socket until they notice, so end them too.)
-postfix -c "$PF" abort >/dev/null 2>&1
-for p in $(ip netns pids "${NETNS_P}srv"); do
-	case $(cat /proc/$p/comm 2>/dev/null) in
-	smtpd | master | qmgr | pickup | anvil | postlogd | tlsmgr) kill $p ;;
-	esac
-done
-wait_for 10 netns_exec srv sh -c "! ss -Htln 'sport = :25' | grep -q ."
-kit "$D/kit-missing.log" "$@" --check-only
+kt_mail_stop
+kt_kit "$D/kit-missing.log" --relay 10.78.0.11:2525 --check-only
 check_eq "kit check with Postfix stopped: exit status 1" "$?" 1
 check "it names the mail service as missing" grep -q \
 	"^kit: MISSING: mail: $SRV:25 did not accept mail" "$D/kit-missing.log"
@@ -353,6 +263,12 @@ CONF
 		--docroot "$N/www" --cgi-dir "$N/cgi-bin" \
 		--site "$N/sites/benchboot.conf" --fcgi-socket "$N/fcgi.sock" \
 		--host $SRV
+	# The kit with these options alone (kt_kit's are Apache's).
+	kit() {
+		_log=$1
+		shift
+		netns_exec srv sh "$KIT" "$@" >"$_log" 2>&1
+	}
 	check "nginx: the kit provisions (--no-enable)" kit \
 		"$N/kit-install.log" "$@" --no-enable
 	netns_spawn srv "$N/stdout.log" nginx -c "$N/nginx.conf" \

@@ -27,16 +27,33 @@ netns_hub() {
 # netns_add NAME ADDR: namespace ${NETNS_P}NAME with eth0 = ADDR/16 on the
 # hub, plus lo.  The veth gets a fixed MAC from ADDR so ids are stable.
 netns_add() {
-	_nsn=$1 _nsa=$2
-	_nsi=$(echo "$_nsa" | awk -F. '{printf "%02x%02x", $3, $4}')
-	ip netns add "$NETNS_P$_nsn" || return 1
-	NETNS_NODES="$NETNS_NODES $_nsn"
+	_nsi=$(echo "$2" | awk -F. '{printf "%02x%02x", $3, $4}')
+	ip netns add "$NETNS_P$1" || return 1
+	NETNS_NODES="$NETNS_NODES $1"
 	ip link add "h$NETNS_P$_nsi" type veth peer name "e$NETNS_P$_nsi" ||
 		return 1
 	ip link set "h$NETNS_P$_nsi" netns "${NETNS_P}hub"
-	ip link set "e$NETNS_P$_nsi" netns "$NETNS_P$_nsn"
 	ip -n "${NETNS_P}hub" link set "h$NETNS_P$_nsi" master br0 up
-	ip -n "$NETNS_P$_nsn" link set "e$NETNS_P$_nsi" name eth0
+	netns_eth0 "$1" "$2" "e$NETNS_P$_nsi"
+}
+
+# netns_add_link NAME ADDR HOSTIF: namespace ${NETNS_P}NAME as netns_add
+# makes it, but on no hub: its eth0's peer is HOSTIF, left in the host's
+# namespace for a LAN of someone else's (make run's RUN_LAN_LINK) to take.
+netns_add_link() {
+	ip netns add "$NETNS_P$1" || return 1
+	NETNS_NODES="$NETNS_NODES $1"
+	ip link add "$3" type veth peer name "e$NETNS_P$1" || return 1
+	netns_eth0 "$1" "$2" "e$NETNS_P$1"
+}
+
+# netns_eth0 NAME ADDR IF: host interface IF becomes NAME's eth0 = ADDR/16
+# with a MAC from ADDR's last two bytes, up, with lo and multicast.
+netns_eth0() {
+	_nsn=$1 _nsa=$2
+	_nsi=$(echo "$_nsa" | awk -F. '{printf "%02x%02x", $3, $4}')
+	ip link set "$3" netns "$NETNS_P$_nsn" || return 1
+	ip -n "$NETNS_P$_nsn" link set "$3" name eth0
 	ip -n "$NETNS_P$_nsn" link set eth0 address "52:54:00:bb:${_nsi%??}:${_nsi#??}"
 	ip -n "$NETNS_P$_nsn" addr add "$_nsa/16" dev eth0
 	ip -n "$NETNS_P$_nsn" link set eth0 up
