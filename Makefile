@@ -242,7 +242,7 @@ help:
 	@echo '  all      everything for ARCH (default)'
 	@echo '  deps     install the Debian packages the build and `make run` need'
 	@echo '  run      the smoke suite in QEMU: 1 server + 2 client VMs'
-	@echo '           (SUITE=, CLIENTS=; docs/run.md)'
+	@echo '           (SUITE=, CLIENTS=; TARGET=ADDR: clients only; docs/run.md)'
 	@echo '  test     every test (unit, integration, fuzz, QEMU) of every ARCH,'
 	@echo '           or of ARCH alone when ARCH= is given'
 	@echo '  test-deps  install the Debian packages `make test` needs'

@@ -1,7 +1,8 @@
 # run-checks.sh: the checks of a `make run` (qemu-tests/run.sh) result,
 # shared by the tests that run it (120_run_smoke, ppc64le/130_mixed_arch_vms
 # with a ppc64le server, long/150_run_default with the time-scaled default
-# suite).  Sourced after lib.sh; needs jq.
+# suite, 125_run_target against a server with nothing of ours on it).
+# Sourced after lib.sh; needs jq.
 
 # run_suite_steps SUITE: every step of configs/suite/SUITE.suite with each
 # workload its run lines name, one "STEP[/cN] WORKLOAD[:LABEL]" a line,
@@ -21,17 +22,13 @@ run_suite_steps() {
 	END { if (st != "") flush() }' "$TOP/configs/suite/$1.suite"
 }
 
-# run_checks RESULT OUT RUN_DIR CLIENTS [SUITE]: TAP cases on RESULT (the
-# result document), OUT (run.sh's output, with benchboot report's tables)
-# and RUN_DIR (run.sh's directory: the sink's mail; merge.tsv is written
-# there): every step of SUITE (default smoke) with every workload complete
-# and throughput > 0, merged histograms = the sum of the clients', sampler
-# and probe series in every repeat, each client's clock offset and the
-# skew statistics, the server stack's versions, the server reset before
-# every step and every client prepared before every start, and relay mail
-# at the host's smtp-sink.  CLIENTS is the number of client VMs (1 or 2).
-run_checks() {
-	local R=$1 out=$2 dir=$3 n=$4 suite=${5:-smoke} s w ntwo
+# run_check_steps RESULT OUT RUN_DIR [SUITE]: the output names the result
+# and its HTML report, whose table lists every step; every step of SUITE
+# (default smoke) with every workload complete and throughput > 0, none
+# skipped, and every client of every complete repeat prepared before its
+# start (steps.txt is written into RUN_DIR).
+run_check_steps() {
+	local R=$1 out=$2 dir=$3 suite=${4:-smoke} s w
 	run_suite_steps "$suite" >"$dir/steps.txt"
 	check "make run: the output names the result and its HTML report" \
 		sh -c "grep -q 'result: $R' '$out' &&
@@ -67,6 +64,20 @@ run_checks() {
 	jq -r '.steps[] | .name as $s | .repeats[] | select(.complete | not) |
 		"#   incomplete: \($s) repeat \(.repeat): " +
 		(.incomplete_reason // .skipped // "?")' "$R"
+}
+
+# run_checks RESULT OUT RUN_DIR CLIENTS [SUITE]: TAP cases on RESULT (the
+# result document), OUT (run.sh's output, with benchboot report's tables)
+# and RUN_DIR (run.sh's directory; merge.tsv is written there):
+# run_check_steps, merged histograms = the sum of the clients', sampler
+# and probe series in every repeat, each client's clock offset and the
+# skew statistics, the server stack's versions, the server reset before
+# every step, and the relay step's mail at the suite's sink on a client
+# (run_check_relay).  CLIENTS is the number of client VMs (1 or 2).
+run_checks() {
+	local R=$1 out=$2 dir=$3 n=$4 suite=${5:-smoke} ntwo
+	run_check_steps "$R" "$out" "$dir" "$suite"
+
 	# The server back to one state before every step.
 	check "server reset: before every step, every part done" run_jq \
 		'[.steps[] | .server_reset | .ok == true and
@@ -147,10 +158,20 @@ run_checks() {
 		 (.postfix.version | test("^3\\.")) and
 		 ([.apache, .mariadb, .postfix] |
 		  all(.package_version | length > 0))' "$R"
+	run_check_relay "$R"
+}
 
-	# The relay step's mail left the server for the host's smtp-sink.
-	check "relay: the host's smtp-sink received relay.test mail" \
-		test "$(ls "$dir/sink" | wc -l)" -gt 0
+# run_check_relay RESULT: the relay step's mail left the server for the
+# smtp-sink the suite started on a client (`sink PORT`), and the sink
+# counted some in every complete repeat.
+run_check_relay() {
+	check "relay: mail left the server for the suite's sink on a client" \
+		run_jq '[.steps[] | select(.name | startswith("smtp-relay")) |
+		  .repeats[] | select(.complete) | .relay |
+		  (.client | startswith("client-")) and .sent > 0 and
+		  .received > 0] | length > 0 and all' "$1"
+	jq -c '.steps[] | select(.name | startswith("smtp-relay")) |
+		.repeats[] | .relay' "$1" | sed 's/^/#   relay: /'
 }
 
 # run_result CASE RC OUT RUN_DIR NOTE: TAP cases on how run.sh ended: exit

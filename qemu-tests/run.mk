@@ -6,11 +6,14 @@
 # SUITE_SET=A=1,B=2 sets suite variables (benchboot.set=, --set each).
 # RUN_SERVER_ARCH=ppc64le boots the server VM from that architecture's
 # images (built first) with the x86_64 clients (docs/powerpc.md).
+# TARGET=ADDR: no server VM; a controller VM and the clients measure the
+# server at ADDR (docs/own-server.md); the server overlay is not built.
 SUITE ?= smoke
 CLIENTS ?= 2
 SUITE_SCALE ?=
 SUITE_SET ?=
 RUN_SERVER_ARCH ?= $(ARCH)
+TARGET ?=
 
 # The host packages run.sh needs, installed before it runs: a fresh
 # machine has none of them (`make run` used to build everything and then
@@ -33,10 +36,12 @@ $(RUN_DEPS_STAMP): image/deps/host-packages.sh qemu-tests/run.mk
 
 # `make deps` (as root, once) installs RUN_PACKAGES too (Makefile).
 .PHONY: run run-server-images
-run: $(RUN_DEPS_STAMP) $(BENCHBOOT) $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) \
+run: $(RUN_DEPS_STAMP) $(BENCHBOOT) $(VMLINUZ) $(INITRAMFS) \
+		$(if $(TARGET),,$(SERVER_OVERLAY)) \
 		$(if $(filter-out $(ARCH),$(RUN_SERVER_ARCH)),run-server-images)
 	$(Q)$(TEST_ENV) SUITE=$(SUITE) CLIENTS=$(CLIENTS) \
 		SUITE_SCALE=$(SUITE_SCALE) SUITE_SET=$(SUITE_SET) \
+		TARGET=$(TARGET) \
 		RUN_SERVER_ARCH=$(RUN_SERVER_ARCH) qemu-tests/run.sh
 run-server-images:
 	$(Q)$(MAKE) --no-print-directory ARCH=$(RUN_SERVER_ARCH) kernel \

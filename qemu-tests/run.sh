@@ -19,6 +19,15 @@
 # $O/ppc64le/images on qemu-system-ppc64 -M pseries under TCG, with the
 # x86_64 clients: the mixed-architecture run, docs/powerpc.md),
 # RUN_SERVER_IMAGES (default IMAGES, or $O/RUN_SERVER_ARCH/images).
+# TARGET=ADDR: no server VM; a controller VM (benchboot.target=ADDR) and
+# the clients measure the server at ADDR, which runs nothing of ours
+# (docs/own-server.md); RUN_LAN_LINK=IF (netns only) puts host interface
+# IF on the VMs' bridge for the run, the way to ADDR (a spare NIC wired to
+# the lab, or a veth to a namespace, as 125_run_target does);
+# RUN_TARGET_ROUTE=CMD is run with HOST:PORT, the relay sink's address
+# (the first client's, the suite's `sink PORT`), once that client is up,
+# to point the target's relay route there (e.g. "ssh root@ADDR sh
+# benchboot-kit/install.sh --route-only").
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 O=${O:-$TOP/out}
@@ -31,6 +40,9 @@ SUITE_SCALE=${SUITE_SCALE:-}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 RUN_DIR=${RUN_DIR:-$O/run/$(date -u +%Y%m%d-%H%M%S)}
 RUN_QUIET=${RUN_QUIET:-}
+TARGET=${TARGET:-}
+RUN_LAN_LINK=${RUN_LAN_LINK:-}
+RUN_TARGET_ROUTE=${RUN_TARGET_ROUTE:-}
 RUN_SERVER_ARCH=${RUN_SERVER_ARCH:-$ARCH}
 if [ "$RUN_SERVER_ARCH" = "$ARCH" ]; then
 	RUN_SERVER_IMAGES=${RUN_SERVER_IMAGES:-$IMAGES}
@@ -42,14 +54,13 @@ fi
 # namespace; each VM's tap device is created in it (QEMU runs inside the
 # namespace), and the host side is the bridge's own address, outside the
 # range zcip picks link-local addresses from (169.254.1.0 -
-# 169.254.254.255), so no VM can claim it.  Without root (RUN_NET=vde): a
+# 169.254.254.255), so no VM can claim it (nor a TARGET at 169.254.0.N).  Without root (RUN_NET=vde): a
 # user's VDE switch, with slirpvde as its host side: DHCP in 10.0.2.0/24
 # and 10.0.2.2 = the host's 127.0.0.1 (docs/run.md).
 NS=bbrun$$
 HOST_IP=169.254.0.1
 LISTEN_IP=$HOST_IP
 COLLECT_PORT=8080
-SINK_PORT=2525
 PIDS=
 if [ -z "${RUN_NET:-}" ]; then
 	if [ "$(id -u)" = 0 ]; then RUN_NET=netns; else RUN_NET=vde; fi
@@ -88,10 +99,20 @@ arch_vm() {
 arch_vm "$RUN_SERVER_ARCH" || die "RUN_SERVER_ARCH=$RUN_SERVER_ARCH:" \
 	"expected x86_64 or ppc64le"
 SERVER_KERNEL=$VM_KERNEL
-for f in "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz" \
-	"$RUN_SERVER_IMAGES/$SERVER_KERNEL" \
-	"$RUN_SERVER_IMAGES/initramfs.cpio.gz" \
-	"$RUN_SERVER_IMAGES/server-overlay.cpio.gz" "$BENCHBOOT"; do
+# TARGET: a host name or address, as benchboot.target= takes it.
+case $TARGET in
+'') SERVER_FILES="$RUN_SERVER_IMAGES/$SERVER_KERNEL
+	$RUN_SERVER_IMAGES/initramfs.cpio.gz
+	$RUN_SERVER_IMAGES/server-overlay.cpio.gz" ;;
+*[!A-Za-z0-9.:-]* | [.:-]*)
+	die "TARGET=$TARGET: expected the server's host name or address" ;;
+*)	[ "$RUN_SERVER_ARCH" = "$ARCH" ] || die "TARGET=$TARGET and" \
+		"RUN_SERVER_ARCH=$RUN_SERVER_ARCH: with a target there is no" \
+		"server VM"
+	SERVER_FILES= ;;
+esac
+for f in "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz" $SERVER_FILES \
+	"$BENCHBOOT"; do
 	[ -e "$f" ] || die "$f is missing (make [ARCH=$RUN_SERVER_ARCH]" \
 		"images server-overlay payload)"
 done
@@ -102,6 +123,9 @@ case $SUITE in
 esac
 [ -r "$TOP/configs/suite/$SUITE.suite" ] ||
 	die "SUITE=$SUITE: no configs/suite/$SUITE.suite"
+# The relay step's sink port (`sink PORT`), for RUN_TARGET_ROUTE.
+SINK_PORT=$(sed -n 's/^[[:space:]]*sink[[:space:]]*\([0-9][0-9]*\).*/\1/p' \
+	"$TOP/configs/suite/$SUITE.suite" | head -n 1)
 # The controller checks the range (0.01-10); the form is checked here so a
 # typo stops before anything boots.
 SCALE_PARAM=
@@ -127,11 +151,17 @@ vde)
 	done ;;
 *) die "RUN_NET=$RUN_NET: expected netns or vde" ;;
 esac
+if [ -n "$RUN_LAN_LINK" ]; then
+	[ "$RUN_NET" = netns ] || die "RUN_LAN_LINK=$RUN_LAN_LINK: only with" \
+		"RUN_NET=netns (a VDE switch has no bridge to put it on)"
+	ip link show "$RUN_LAN_LINK" >/dev/null 2>&1 ||
+		die "RUN_LAN_LINK=$RUN_LAN_LINK: no such interface"
+fi
 for c in qemu-system-x86_64 ${VM_QEMU%% *}; do
 	command -v "$c" >/dev/null || die "$c missing"
 done
 
-mkdir -p "$RUN_DIR/results" "$RUN_DIR/sink" || die "cannot create $RUN_DIR"
+mkdir -p "$RUN_DIR/results" || die "cannot create $RUN_DIR"
 RUN_DIR=$(cd "$RUN_DIR" && pwd)
 
 # The accelerator: lib.sh's probe (KVM only when a probe boot reaches
@@ -195,7 +225,7 @@ free_port() {
 
 # net_vde: the switch (its own process, not a daemon, so its PID is ours
 # to kill; its console reads the never-ending pipe of a sleep), and
-# slirpvde on it.  The collector and the sink listen on 127.0.0.1.
+# slirpvde on it.  The collector listens on 127.0.0.1.
 net_vde() {
 	local n=0
 	mkfifo "$RUN_DIR/vde.in" || return 1
@@ -213,8 +243,6 @@ net_vde() {
 	PIDS="$PIDS $!"
 	HOST_IP=10.0.2.2 LISTEN_IP=127.0.0.1
 	COLLECT_PORT=$(free_port)
-	SINK_PORT=$(free_port)
-	while [ "$SINK_PORT" = "$COLLECT_PORT" ]; do SINK_PORT=$(free_port); done
 }
 
 # net_netns: the namespace, its bridge and a tap per VM (root).
@@ -231,6 +259,13 @@ net_netns() {
 		ip -n "$NS" tuntap add dev "tap$i" mode tap || return 1
 		ip -n "$NS" link set "tap$i" master br0 up
 	done
+	# A host interface on the bridge (RUN_LAN_LINK): deleting the
+	# namespace destroys a veth and gives a real NIC back to the host.
+	if [ -n "$RUN_LAN_LINK" ]; then
+		ip link set "$RUN_LAN_LINK" netns "$NS" &&
+			ip -n "$NS" link set "$RUN_LAN_LINK" master br0 up ||
+			return 1
+	fi
 }
 
 echo "$RUN_NET" >"$RUN_DIR/net"
@@ -248,17 +283,15 @@ LAB_KEY=$(rand_hex)
 TOKEN=$(rand_hex)
 (umask 077; echo "$TOKEN" >"$RUN_DIR/token")
 
-# The host side: the collector, and the smtp-sink the server relays
-# relay.test to (see docs/run.md).
+# The host side: the collector.  Relayed mail goes to the smtp-sink the
+# suite's relay step starts on a client (`sink PORT`), not to the host.
 ns_spawn "$RUN_DIR/collect.log" "$BENCHBOOT" collect \
 	--dir "$RUN_DIR/results" --listen "$LISTEN_IP:$COLLECT_PORT" \
 	--token-file "$RUN_DIR/token"
-ns_spawn "$RUN_DIR/sink.log" "$BENCHBOOT" smtp-sink \
-	--store "$RUN_DIR/sink" "$LISTEN_IP:$SINK_PORT"
 
 ACCEL=$(accel)
 UPLOAD=http://$HOST_IP:$COLLECT_PORT/results/
-cat "$RUN_SERVER_IMAGES/initramfs.cpio.gz" \
+[ -n "$TARGET" ] || cat "$RUN_SERVER_IMAGES/initramfs.cpio.gz" \
 	"$RUN_SERVER_IMAGES/server-overlay.cpio.gz" \
 	${RUN_EXTRA_INITRD:-} >"$RUN_DIR/server-initrd.gz"
 
@@ -292,13 +325,25 @@ vm() {
 : >"$RUN_DIR/vms"
 srv=
 [ "$RUN_SERVER_ARCH" = "$ARCH" ] || srv=" $RUN_SERVER_ARCH"
-say "$SUITE suite${SUITE_SCALE:+ time-scaled x$SUITE_SCALE}, 1$srv server + $CLIENTS clients ($ACCEL), in $RUN_DIR"
-vm server 0 "$RUN_SERVER_ARCH" 1024 "$RUN_DIR/server-initrd.gz" \
-	benchboot.role=server \
-	"benchboot.suite=$SUITE" "benchboot.upload=$UPLOAD" \
-	"benchboot.relay=$HOST_IP:$SINK_PORT" "benchboot.peers=$CLIENTS" \
-	"benchboot.key=$LAB_KEY" "benchboot.token=$TOKEN" \
-	${SCALE_PARAM:+"$SCALE_PARAM"} ${SET_PARAM:+"$SET_PARAM"}
+# The VM that runs the suite: the server (which becomes the controller),
+# or with TARGET a controller VM of the clients' image.
+set -- "benchboot.suite=$SUITE" "benchboot.upload=$UPLOAD" \
+	"benchboot.peers=$CLIENTS" "benchboot.key=$LAB_KEY" \
+	"benchboot.token=$TOKEN" ${SCALE_PARAM:+"$SCALE_PARAM"} \
+	${SET_PARAM:+"$SET_PARAM"}
+if [ -n "$TARGET" ]; then
+	CTL=controller
+	say "$SUITE suite${SUITE_SCALE:+ time-scaled x$SUITE_SCALE}," \
+		"target $TARGET: 1 controller + $CLIENTS clients ($ACCEL)," \
+		"in $RUN_DIR"
+	vm controller 0 "$ARCH" 512 "$IMAGES/initramfs.cpio.gz" \
+		benchboot.role=controller "benchboot.target=$TARGET" "$@"
+else
+	CTL=server
+	say "$SUITE suite${SUITE_SCALE:+ time-scaled x$SUITE_SCALE}, 1$srv server + $CLIENTS clients ($ACCEL), in $RUN_DIR"
+	vm server 0 "$RUN_SERVER_ARCH" 1024 "$RUN_DIR/server-initrd.gz" \
+		benchboot.role=server "$@"
+fi
 for i in $(seq 1 "$CLIENTS"); do
 	vm "client$i" "$i" "$ARCH" 512 "$IMAGES/initramfs.cpio.gz" \
 		benchboot.role=client "benchboot.key=$LAB_KEY"
@@ -312,15 +357,15 @@ case $COLS in '' | *[!0-9]* | 0) COLS=80 ;; esac
 COLS=$((COLS - 1))
 
 # progress: one line, rewritten in place on a terminal, from the server's
-# console: its phase and the agent's latest status.
+# (or the controller's) console: its phase and the agent's latest status.
 progress() {
-	local s log=$RUN_DIR/server.log line
+	local s log=$RUN_DIR/$CTL.log line
 	s=$(($(date +%s) - T0))
 	line=$(grep -a '^BENCHBOOT-STATUS ' "$log" 2>/dev/null | tail -n 1 |
 		tr -d '\r' | sed 's/^BENCHBOOT-STATUS //')
 	if [ -z "$line" ]; then
 		if grep -aq '^BENCHBOOT-READY' "$log"; then
-			line="server ready, looking for peers"
+			line="$CTL ready, looking for peers"
 		elif grep -aq 'starting the server stack' "$log"; then
 			line="server booted, starting Apache, MariaDB, Postfix"
 		else
@@ -341,11 +386,32 @@ progress() {
 	LAST_LINE=$line
 }
 
+# route: once the first client (the relay sink's, by id) says its
+# address, RUN_TARGET_ROUTE points the target's relay route at it; said
+# when it fails (relayed mail then stays in the target's queue).
+ROUTED=
+route() {
+	local ip
+	[ -n "$RUN_TARGET_ROUTE" ] && [ -n "$SINK_PORT" ] && [ -z "$ROUTED" ] ||
+		return 0
+	ip=$(sed -n 's/^BENCHBOOT-READY .* ip=\([0-9.]*\) .*/\1/p' \
+		"$RUN_DIR/client1.log" 2>/dev/null | head -n 1)
+	[ -n "$ip" ] || return 0
+	ROUTED=$ip:$SINK_PORT
+	# shellcheck disable=SC2086
+	if ! $RUN_TARGET_ROUTE "$ROUTED" >"$RUN_DIR/route.log" 2>&1; then
+		[ -t 2 ] && printf '\n' >&2
+		say "RUN_TARGET_ROUTE $ROUTED failed (log: $RUN_DIR/route.log):" \
+			"relayed mail stays in the target's queue"
+	fi
+}
+
 # Wait for the result, a VM's death, or a stopped role.
 result=
 end=$((T0 + RUN_TIMEOUT))
 while :; do
 	progress
+	route
 	result=$(ls "$RUN_DIR"/results/*.json 2>/dev/null | head -n 1)
 	[ -n "$result" ] && break
 	bad=$(grep -al 'BENCHBOOT-STOPPED\|Kernel panic' "$RUN_DIR"/*.log \

@@ -5,9 +5,9 @@
 # host's collector.  Checks the result document (every workload present
 # with non-zero throughput, merged histograms = the sum of the clients',
 # sampler and probe series in every repeat, clock offsets and skew, the
-# server stack's versions), the relay step's mail at the host's smtp-sink,
-# the HTML report, and that everything is gone afterwards -- also after a
-# Ctrl-C (SIGINT) during boot.
+# server stack's versions), the relay step's mail at the suite's sink on a
+# client, the HTML report, and that everything is gone afterwards -- also
+# after a Ctrl-C (SIGINT) during boot.
 . "$(dirname "$0")/../lib.sh"
 qt_init
 . "$TOP/qemu-tests/run-checks.sh"

@@ -32,7 +32,7 @@ QT_CASE="mixed-arch run"
 D=$QT_DIR/run
 t0=$(date +%s%3N)
 # The clients' accelerator is run.sh's (x86_64's probe); the ppc64le
-# server is always TCG.  The host side (collector, sink) is the x86_64
+# server is always TCG.  The host side (the collector) is the x86_64
 # benchboot.  Under TCG, 800 s for the result (it takes about 135 s),
 # inside the harness's 900 s per test.
 env -u QT_ACCEL ARCH=x86_64 IMAGES="$X/images" BENCHBOOT="$X/bin/benchboot" \
