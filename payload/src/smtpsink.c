@@ -37,8 +37,9 @@ struct sink_cfg {
 	uint64_t tempfail_every, reject_every;
 	unsigned threads;
 	/* -d: stop after this long (0: at a signal only); --idle: past it,
-	 * go on while mail still comes (a relay's queue draining), until
-	 * this long without a message, at most SINK_IDLE_MAX_NS more. */
+	 * go on until this long without a message (counted from the end
+	 * at the earliest: a relay's queue draining), at most
+	 * SINK_IDLE_MAX_NS more. */
 	uint64_t duration_ns, idle_ns;
 };
 
@@ -621,7 +622,10 @@ static void sink_wait(const struct sink_cfg *cfg, const struct sink_thr *thr,
 		      const sigset_t *set)
 {
 	uint64_t t0 = util_mono_ns(), end = t0 + cfg->duration_ns;
-	uint64_t last_at = t0, now;
+	/* The quiet time counts from the end at the earliest: a relay's
+	 * first mail may leave a slow server's queue only after the
+	 * clients' window has closed. */
+	uint64_t last_at = end, now;
 	unsigned long m, last = 0;
 	struct timespec ts = { 0, 100000000 };
 	int sig;
@@ -635,7 +639,7 @@ static void sink_wait(const struct sink_cfg *cfg, const struct sink_thr *thr,
 		m = sink_arrived(thr, cfg->threads);
 		if (m != last) {
 			last = m;
-			last_at = now;
+			last_at = now > end ? now : end;
 		}
 		if (now >= end && (!cfg->idle_ns ||
 				   now - last_at >= cfg->idle_ns ||

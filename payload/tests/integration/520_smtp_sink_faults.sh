@@ -162,6 +162,19 @@ for mode in silent garbage; do
 	check "$mode: ends on time" [ $(($(date +%s) - t0)) -le 5 ]
 done
 
+# --- --idle: a relay's late mail ------------------------------------------
+# Mail that first arrives after -d (a slow server's queue) is still
+# taken within --idle of the end, and the sink then stops by itself.
+sink_start idle -d 2s --idle 2s
+t0=$(date +%s)
+sleep 2.5
+$BB smtp -n 3 $FT "127.0.0.1:$SPORT" >/dev/null
+wait "$SPID"
+check_eq "--idle: mail first arriving after -d is counted" \
+	"$(j "$RUN_DIR/idle.json" .counters.mails)" 3
+check "--idle: the sink stops by itself D after the last mail" \
+	[ $(($(date +%s) - t0)) -le 7 ]
+
 # --- the sink killed mid-run ------------------------------------------------
 sink_start killed
 f=$RUN_DIR/killed-client.json
