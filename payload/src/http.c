@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -195,6 +196,19 @@ static void conn_open(struct http_conn *c, uint64_t now)
 
 	if (c->th->draining)	/* the run is over: no new connections */
 		return;
+	/* Opened in the prepare phase: used unless the server closed it
+	 * while it waited for the start (nothing to read is the good
+	 * case); then a new one, as any reconnection. */
+	if (c->pre) {
+		char b;
+
+		c->pre = 0;
+		if (recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) < 0 &&
+		    errno == EAGAIN)
+			goto opened;
+		close(c->fd);
+		c->fd = -1;
+	}
 	c->fd = socket(ts->addr.ss_family,
 		       SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (c->fd < 0) {
@@ -208,6 +222,7 @@ static void conn_open(struct http_conn *c, uint64_t now)
 		conn_drop(c, HTTP_E_CONNECT, "connect", err, now);
 		return;
 	}
+opened:
 	/* Registered once for everything, edge-triggered: no epoll_ctl
 	 * per request. */
 	if (epoll_ctl(c->th->epfd, EPOLL_CTL_ADD, c->fd, &ev) != 0) {
@@ -1027,6 +1042,81 @@ static int setup_threads(struct http_cfg *cfg, struct http_thread *ths,
 	return 0;
 }
 
+/* The prepare phase (started by an agent, the socket engine): opens
+ * cfg->conns connections into fds[] within the gate's budget and the
+ * connect timeout, so the window starts with them open on every client,
+ * as sql's (docs/protocol.md).  One that fails or is not up in time is -1
+ * and is opened at the start instead, counted there as any connect. */
+static void http_preconnect(const struct http_cfg *cfg, int *fds)
+{
+	const struct http_target_set *ts = &cfg->ts;
+	uint64_t budget = lg_gate_budget_ns(cfg->timeout);
+	uint64_t end = util_mono_ns() + (budget < cfg->timeout ? budget :
+					 cfg->timeout);
+	struct pollfd *pf = calloc(cfg->conns, sizeof(*pf));
+	unsigned i, left = 0;
+	int one = 1, err;
+	socklen_t len;
+
+	for (i = 0; i < cfg->conns; i++) {
+		fds[i] = -1;
+		if (!pf)
+			continue;
+		fds[i] = socket(ts->addr.ss_family, SOCK_STREAM |
+				SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (fds[i] < 0)
+			continue;
+		setsockopt(fds[i], IPPROTO_TCP, TCP_NODELAY, &one,
+			   sizeof(one));
+		if (connect(fds[i], (const struct sockaddr *)&ts->addr,
+			    ts->addrlen) != 0 && errno != EINPROGRESS) {
+			close(fds[i]);
+			fds[i] = -1;
+			continue;
+		}
+		pf[i].fd = fds[i];
+		pf[i].events = POLLOUT;
+		left++;
+	}
+	while (left > 0 && util_mono_ns() < end) {
+		if (poll(pf, cfg->conns, 10) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < cfg->conns; i++) {
+			if (pf[i].fd < 0 || !pf[i].revents)
+				continue;
+			err = 0;
+			len = sizeof(err);
+			getsockopt(fds[i], SOL_SOCKET, SO_ERROR, &err, &len);
+			if (err || (pf[i].revents & (POLLERR | POLLHUP))) {
+				close(fds[i]);
+				fds[i] = -1;
+			}
+			pf[i].fd = -1;	/* poll skips it from now on */
+			left--;
+		}
+	}
+	for (i = 0; pf && i < cfg->conns; i++)
+		if (pf[i].fd >= 0) {	/* still connecting: at the start */
+			close(fds[i]);
+			fds[i] = -1;
+		}
+	free(pf);
+}
+
+/* Hands the prepared fds (http_preconnect) to the connections in order. */
+static void http_adopt(struct http_cfg *cfg, struct http_thread *ths,
+		       const int *fds)
+{
+	unsigned i, k, n = 0;
+
+	for (i = 0; i < cfg->threads; i++)
+		for (k = 0; k < ths[i].nconns; k++, n++)
+			if (fds[n] >= 0) {
+				ths[i].conns[k].fd = fds[n];
+				ths[i].conns[k].pre = 1;
+			}
+}
+
 static void free_threads(struct http_cfg *cfg, struct http_thread *ths)
 {
 	unsigned i, k;
@@ -1098,7 +1188,7 @@ static int http_run(struct http_cfg *cfg, const struct http_args *a,
 	struct lg_threads lt = { 0 };
 	struct http_thread *ths;
 	uint64_t t0, real0;
-	int rc;
+	int rc, *pre = NULL;
 
 	signal(SIGPIPE, SIG_IGN);
 	sigaction(SIGINT, &sa, NULL);
@@ -1107,13 +1197,19 @@ static int http_run(struct http_cfg *cfg, const struct http_args *a,
 	ths = calloc(cfg->threads, sizeof(*ths));
 	if (!ths)
 		return util_err("http", ENOMEM, "no memory for %u threads", cfg->threads);
-	/* Started by an agent: the start is the controller's, the same on
-	 * every client (loadgen.h); the connections open at it, as a
-	 * client's would. */
+	/* Started by an agent: the connections open now (socket engine),
+	 * the start is the controller's, the same on every client
+	 * (loadgen.h). */
+	if (lg_gate_active() && !cfg->curl) {
+		pre = malloc(cfg->conns * sizeof(*pre));
+		if (pre)
+			http_preconnect(cfg, pre);
+	}
 	rc = lg_gate(1);
 	if (rc != 0) {
 		util_err("http", -rc, "prepare gate: %s", rc == -ETIME ? "prepared after the start" : strerror(-rc));
 		free(ths);
+		free(pre);	/* the process ends: its fds close */
 		return rc;
 	}
 	t0 = util_mono_ns();
@@ -1123,6 +1219,8 @@ static int http_run(struct http_cfg *cfg, const struct http_args *a,
 		util_err("http", -rc, "cannot set up %u connections", cfg->conns);
 		goto out;
 	}
+	if (pre)
+		http_adopt(cfg, ths, pre);
 	rc = lg_threads_start(&lt, ths, sizeof(*ths), cfg->threads,
 			      cfg->curl ? http_curl_thread : thread_main);
 	if (rc != 0) {
@@ -1137,6 +1235,7 @@ static int http_run(struct http_cfg *cfg, const struct http_args *a,
 	}
 out:
 	free_threads(cfg, ths);
+	free(pre);
 	return rc;
 }
 

@@ -46,6 +46,7 @@ struct http_thread;
 struct http_conn {
 	int fd;
 	uint8_t state;
+	uint8_t pre;			/* fd opened in the prepare phase */
 	uint32_t inflight, rhead;	/* ring of request start times */
 	uint64_t *starts;		/* [pipeline] */
 	uint64_t busy_since;		/* oldest request's clock for

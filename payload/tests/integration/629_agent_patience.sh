@@ -5,8 +5,9 @@
 # the prepare phase both ends give each other its limit, not the 12 s of
 # docs/protocol.md's liveness, and the repeat goes on (the server under
 # test, MariaDB, holds its greeting back 14 s, so the prepare lasts that
-# long).  After the start the liveness is the normal one again (628 cuts
-# a client mid-step).  About 30 s.
+# long); the step's http workload has its connections open by then.
+# After the start the liveness is the normal one again (628 cuts a client
+# mid-step).  About 20 s.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"
@@ -26,6 +27,9 @@ hubif() { echo "h${NETNS_P}$(echo "$1" | awk -F. '{printf "%02x%02x", $3, $4}')"
 # connection's greeting back 14 s, so the step prepares for that long.
 check "MariaDB on 10.77.0.1:3306" netns_mariadb srv 10.77.0.1 \
 	"$RUN_DIR/mariadb"
+netns_docroot "$RUN_DIR/www"
+check "nginx in srv" netns_nginx srv 10.77.0.1 80 "$RUN_DIR/www" \
+	"$RUN_DIR/nginx"
 echo 'sleep 14; exec socat STDIO TCP:10.77.0.1:3306' >"$RUN_DIR/slow.sh"
 netns_spawn srv "$RUN_DIR/slow.log" socat \
 	TCP-LISTEN:3307,bind=10.77.0.1,fork,reuseaddr \
@@ -37,20 +41,25 @@ netns_spawn ctl "$RUN_DIR/ctl.log" $BB agent --role=controller --id ctl \
 	--spool "$RUN_DIR/spool"
 CTL=$NETNS_LAST_PID
 check "c1 prepares the step" wait_for 30 grep -q \
-	"step sql-slow/r1: 1 process(es) preparing" "$RUN_DIR/c1.log"
+	"step sql-slow/r1: 2 process(es) preparing" "$RUN_DIR/c1.log"
 sleep 1
 # The controller's whole LAN goes silent (no FIN, no RST), then returns.
 ip -n "${NETNS_P}hub" link set "$(hubif 10.77.0.2)" down
 sleep 11
+# The same step's http connections are open in the prepare phase (issue
+# 17 item 3), before any request: 4 established from c1 to port 80.
+est=$(netns_exec srv ss -Htn state established '( sport = :80 )' |
+	grep -c 10.77.0.11)
 ip -n "${NETNS_P}hub" link set "$(hubif 10.77.0.2)" up
+check_eq "c1's 4 http connections open while the step prepares" "$est" 4
 check "the controller did not lose c1 in the 11 s" \
 	sh -c "! grep -q 'lost client c1' '$RUN_DIR/ctl.log'"
 check "c1 kept its controller" sh -c "sed -n '/preparing/,\$p' \
 	'$RUN_DIR/c1.log' | grep -q preparing &&
 	! sed -n '/preparing/,\$p' '$RUN_DIR/c1.log' |
 	grep -q 'timed out\|retrying in\|connected to'"
-check "c1 prepared its connection once the server answered" wait_for 20 \
-	grep -q "step sql-slow/r1: prepared: 1 ready, 0 failed" \
+check "c1 prepared both once the server answered" wait_for 20 \
+	grep -q "step sql-slow/r1: prepared: 2 ready, 0 failed" \
 	"$RUN_DIR/c1.log"
 wait "$CTL"
 check_eq "controller finished" $? 0
@@ -58,8 +67,9 @@ res=$(ls "$RUN_DIR"/spool/results/patience-*.json 2>/dev/null | head -1)
 check "the repeat is complete, c1 prepared in 14 s or more" jqt \
 	'.steps[0].repeats[0] | .complete and .prepare_s >= 14 and
 	 (.clients[0].error == null)' "$res"
-check "statements measured after the start" jqt \
-	'.steps[0].repeats[0].merged.sql.counters.statements > 0' "$res"
+check "statements and requests measured after the start" jqt \
+	'.steps[0].repeats[0].merged | .sql.counters.statements > 0 and
+	 .http.successes > 0' "$res"
 check "no agent_lost event" jqt \
 	'[.events[]? | select(.type == "agent_lost")] | length == 0' "$res"
 tap_done
