@@ -5,7 +5,7 @@
 # (mariadbd pinned to CPU 0, the client to CPU 1), over TCP on 127.0.0.1,
 # at 1 and 16 connections, the tools alternating (A B C D, then B C D A,
 # ...), medians of REPEATS (3).  Figures: queries counted by the server
-# (Com_select + Com_stmt_execute), queries/s, and client CPU per query
+# (Com_select), queries/s, and client CPU per query
 # (user + system from getrusage, via /usr/bin/time, the same for both).
 # sysbench runs twice: its default (prepared statements, as the issue's
 # reference figures and as ours: benchboot's point-select prepares its
@@ -15,10 +15,29 @@
 # <= 0.5 x at 16, with the server's queries/s >= sysbench's.
 # BENCHBOOT_B=PATH: a second benchboot (say, the build before a change)
 # run right after benchboot in each round, as "benchboot-b".
+# LABEL=COMMAND arguments after REPEATS: other clients, each a tool of
+# its own in the same alternation and table (pinned to CPU 1, CPU from
+# /usr/bin/time, queries/s over its wall time as sysbench's, its output
+# kept as comments), each set beside sysbench in a ratio line.  In a
+# COMMAND @PORT@ is MariaDB's port, @CONNS@ the connections, @SECS@ the
+# seconds, @ROWS@ the table's rows (payload/bench/sql-uring.sh passes
+# the io_uring client's variants this way).
 # Not a test: the figures depend on the machine and on what else runs.
 set -u
 secs=${1:-10}
 reps=${2:-3}
+[ $# -lt 2 ] || shift 2
+for spec in "$@"; do
+	case $spec in
+	benchboot*=* | sysbench*=*)
+		echo "tool label '${spec%%=*}' is taken" >&2; exit 2 ;;
+	[a-z]*=?*)
+		case ${spec%%=*} in
+		*[!a-z0-9-]*) echo "bad label in '$spec'" >&2; exit 2 ;;
+		esac ;;
+	*) echo "bad tool '$spec': want LABEL=COMMAND" >&2; exit 2 ;;
+	esac
+done
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bb=${BENCHBOOT:-$top/out/x86_64/bin/benchboot}
 [ -x "$bb" ] || { echo "no benchboot at $bb (set BENCHBOOT)" >&2; exit 2; }
@@ -33,9 +52,11 @@ rows=10000
 . "$top/payload/bench/bench-servers.sh"
 bench_mariadb $rows
 M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B"
+# SELECTs the server ran: Com_select counts both protocols' (an executed
+# prepared SELECT counts in Com_select and in Com_stmt_execute, so their
+# sum, used before 2026-12-02, counted it twice; see docs/sql.md).
 queries() {
-	$M -e "SHOW GLOBAL STATUS WHERE Variable_name IN
-		('Com_select', 'Com_stmt_execute')" | awk '{s += $2} END {print s}'
+	$M -e "SHOW GLOBAL STATUS LIKE 'Com_select'" | awk '{print $2}'
 }
 
 # one TOOL CONNS: prints "TOOL CONNS queries q/s cpu_s us/query".
@@ -61,6 +82,17 @@ one() {
 			run >"$RUN_DIR/sb.out"
 		el=$(echo "$(date +%s.%N) $s" | awk '{print $1 - $2}')
 		;;
+	*)
+		# An extra tool: a hung one must not hold the machine.
+		cmd=$(sed "s|@PORT@|$MARIADB_PORT|g;
+			s|@CONNS@|$2|g; s|@SECS@|$secs|g; s|@ROWS@|$rows|g" \
+			"$RUN_DIR/cmd.$1")
+		s=$(date +%s.%N)
+		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
+			timeout $((secs + 60)) sh -c "$cmd" >"$RUN_DIR/x.out" 2>&1
+		el=$(echo "$(date +%s.%N) $s" | awk '{print $1 - $2}')
+		sed "s/^/$1 $2: /" "$RUN_DIR/x.out" >>"$RUN_DIR/extra.out"
+		;;
 	esac
 	q1=$(queries)
 	awk -v t="$1" -v c="$2" -v n=$((q1 - q0)) -v el="$el" \
@@ -80,7 +112,12 @@ echo "# MariaDB $($M -e 'SELECT VERSION()'), $rows rows, server CPU 0,"
 echo "# client CPU 1; queries counted by the server; tools alternating,"
 echo "# medians of $reps."
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-tools="benchboot ${bbb:+benchboot-b} sysbench sysbench-text"
+extra=
+for spec in "$@"; do
+	extra="$extra ${spec%%=*}"
+	printf '%s\n' "${spec#*=}" >"$RUN_DIR/cmd.${spec%%=*}"
+done
+tools="benchboot ${bbb:+benchboot-b} sysbench sysbench-text$extra"
 for c in 1 16; do
 	# Each round starts one tool later (A B C D, B C D A, ...): the
 	# tool right after sysbench's text run meets a server still busy
@@ -119,9 +156,18 @@ for c in 1 16; do
 		END {printf "# %d conns: benchboot/benchboot-b CPU per query" \
 			" %.3f, q/s %.3f\n", c, B ? b / B : 0, R ? r / R : 0}' \
 		"$RUN_DIR/med.$c"
+	for tool in $extra; do
+		awk -v c=$c -v t=$tool '$1 == t {b = $6; bq = $4}
+			$1 == "sysbench" {s = $6; sq = $4}
+			END {printf "# %d conns: %s/sysbench CPU per query %.2f," \
+				" server q/s %.2f\n", c, t, s ? b / s : 0,
+				sq ? bq / sq : 0}' "$RUN_DIR/med.$c"
+	done
 done
 echo "# targets (issue 19): CPU per query <= 0.8 x sysbench's at 1," \
 	"<= 0.5 x at 16; server q/s >= sysbench's"
 echo "# per-run rows (tool conns queries q/s cpu_s us/query):"
 sed 's/^/#   /' "$RUN_DIR"/res.1 "$RUN_DIR"/res.16
+[ -z "$extra" ] || { echo "# the extra tools' own output:"
+	sed 's/^/#   /' "$RUN_DIR/extra.out"; }
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,30 +4,26 @@
  * for MINC completions at once, to set beside the epoll engine's client
  * and server CPU per request (payload/bench/http-wake.sh).  No timeouts,
  * no error classes: a failure ends it.  Build and run:
- *   cc -O2 -o /tmp/uring-http payload/bench/uring-http.c
+ *   cc -O2 -o /tmp/uring-http payload/bench/uring-http.c \
+ *     payload/bench/uring_ring.c
  *   /tmp/uring-http PORT PATH CONNS SECONDS MINC */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
-#include <linux/io_uring.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "uring_ring.h"
+
 struct conn { int fd; size_t got, total; char buf[16384]; };
-static unsigned *sq_tail, *sq_mask, *sq_array, *cq_head, *cq_tail, *cq_mask;
-static struct io_uring_sqe *sqes;
-static struct io_uring_cqe *cqes;
-static unsigned pending;
-static int ring;
+static struct ur_ring R;
 
 static uint64_t now_ns(void)
 {
@@ -38,27 +34,18 @@ static uint64_t now_ns(void)
 
 static void queue(int op, int fd, void *buf, unsigned len, uint64_t ud)
 {
-	unsigned t = *sq_tail, i = t & *sq_mask;
-	struct io_uring_sqe *s = &sqes[i];
+	struct io_uring_sqe *s = ur_sqe(&R, op, fd, ud);
 
-	memset(s, 0, sizeof(*s));
-	s->opcode = op;
-	s->fd = fd;
 	s->addr = (uint64_t)(uintptr_t)buf;
 	s->len = len;
-	s->user_data = ud;
 	if (op == IORING_OP_SEND)
 		s->msg_flags = MSG_NOSIGNAL;
-	sq_array[i] = i;
-	__atomic_store_n(sq_tail, t + 1, __ATOMIC_RELEASE);
-	pending++;
 }
 
 int main(int argc, char **argv)
 {
 	int port = atoi(argv[1]), n = atoi(argv[3]), secs = atoi(argv[4]);
 	unsigned minc = (unsigned)atoi(argv[5]);
-	struct io_uring_params p;
 	struct sockaddr_in a = { .sin_family = AF_INET,
 				 .sin_port = htons(port) };
 	char req[256];
@@ -66,29 +53,11 @@ int main(int argc, char **argv)
 	struct conn *c = calloc(n, sizeof(*c));
 	uint64_t reqs = 0, t0, end;
 	struct rusage ru;
-	void *sq, *cq;
 
 	rlen = snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: "
 			"127.0.0.1:%d\r\n\r\n", argv[2], port);
 	a.sin_addr.s_addr = htonl(0x7f000001);
-	memset(&p, 0, sizeof(p));
-	ring = syscall(__NR_io_uring_setup, 4 * n, &p);
-	if (ring < 0) { perror("io_uring_setup"); return 1; }
-	sq = mmap(0, p.sq_off.array + p.sq_entries * 4, PROT_READ |
-		  PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring,
-		  IORING_OFF_SQ_RING);
-	cq = mmap(0, p.cq_off.cqes + p.cq_entries * sizeof(*cqes),
-		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring,
-		  IORING_OFF_CQ_RING);
-	sqes = mmap(0, p.sq_entries * sizeof(*sqes), PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
-	sq_tail = (unsigned *)((char *)sq + p.sq_off.tail);
-	sq_mask = (unsigned *)((char *)sq + p.sq_off.ring_mask);
-	sq_array = (unsigned *)((char *)sq + p.sq_off.array);
-	cq_head = (unsigned *)((char *)cq + p.cq_off.head);
-	cq_tail = (unsigned *)((char *)cq + p.cq_off.tail);
-	cq_mask = (unsigned *)((char *)cq + p.cq_off.ring_mask);
-	cqes = (struct io_uring_cqe *)((char *)cq + p.cq_off.cqes);
+	if (ur_open(&R, 4 * n, 0) != 0) { perror("io_uring_setup"); return 1; }
 	for (i = 0; i < n; i++) {
 		c[i].fd = socket(AF_INET, SOCK_STREAM, 0);
 		setsockopt(c[i].fd, IPPROTO_TCP, TCP_NODELAY, &one, 4);
@@ -106,14 +75,11 @@ int main(int argc, char **argv)
 		      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 	while (now_ns() < end) {
 		unsigned h, tl;
-		int rc = syscall(__NR_io_uring_enter, ring, pending, minc,
-				 IORING_ENTER_GETEVENTS, NULL, 0);
-		if (rc < 0) { perror("enter"); return 1; }
-		pending = 0;
-		h = *cq_head;
-		tl = __atomic_load_n(cq_tail, __ATOMIC_ACQUIRE);
+		if (ur_enter(&R, minc) < 0) { perror("enter"); return 1; }
+		h = *R.cq_head;
+		tl = __atomic_load_n(R.cq_tail, __ATOMIC_ACQUIRE);
 		for (; h != tl; h++) {
-			struct io_uring_cqe *e = &cqes[h & *cq_mask];
+			struct io_uring_cqe *e = &R.cqes[h & *R.cq_mask];
 			struct conn *k = &c[e->user_data / 2];
 			char *he, *cl;
 
@@ -142,7 +108,7 @@ int main(int argc, char **argv)
 				      sizeof(k->buf) - k->got, e->user_data);
 			}
 		}
-		__atomic_store_n(cq_head, h, __ATOMIC_RELEASE);
+		__atomic_store_n(R.cq_head, h, __ATOMIC_RELEASE);
 	}
 	getrusage(RUSAGE_SELF, &ru);
 	double cpu1 = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +

@@ -6,6 +6,7 @@
 
 #include <mysql.h>
 
+#include "mysql_wire.h"
 #include "sql_conn.h"
 #include "util.h"
 
@@ -68,6 +69,30 @@ struct st_mysql *sql_connect(const struct sql_target *tg, char *err,
 		return NULL;
 	}
 	return m;
+}
+
+int sql_wire_caps(MYSQL *m, uint64_t *caps)
+{
+	unsigned long cl = 0, srv = 0, ext = 0;
+	uint64_t c;
+
+	mariadb_get_infov(m, MARIADB_CONNECTION_CLIENT_CAPABILITIES, &cl);
+	mariadb_get_infov(m, MARIADB_CONNECTION_SERVER_CAPABILITIES, &srv);
+	/* The connector asks a MariaDB server (no CLIENT_MYSQL bit) for
+	 * every extension it supports that the server offers. */
+	c = cl;
+	if (!(srv & CLIENT_MYSQL) &&
+	    mariadb_get_infov(m,
+			      MARIADB_CONNECTION_EXTENDED_SERVER_CAPABILITIES,
+			      &ext) == 0)
+		c |= ((uint64_t)ext & (MARIADB_CLIENT_SUPPORTED_FLAGS >>
+				       32)) << 32;
+	if (c & (MARIADB_CLIENT_PROGRESS | CLIENT_PROGRESS))
+		c |= MW_CLIENT_PROGRESS;
+	*caps = c;
+	/* A pre-4.1 server, or compression: not our wire format. */
+	return !(c & MW_CLIENT_PROTOCOL_41) || (c & CLIENT_COMPRESS) ?
+	       -EPROTO : 0;
 }
 
 void sql_close_watched(int ep, int *fd, struct st_mysql **m)

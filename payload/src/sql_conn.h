@@ -45,6 +45,12 @@ struct st_mysql *sql_connect(const struct sql_target *tg, char *err,
  * mysql_init(). */
 void sql_target_options(struct st_mysql *m, const struct sql_target *tg);
 
+/* The capabilities session m negotiated, as mysql_wire.h's MW_* bits
+ * for mw_init() (MariaDB's extended ones in bits 32..63), in *caps.
+ * Returns 0, or -EPROTO when the session does not speak the 4.1 wire
+ * format mysql_wire parses (a pre-4.1 server, or compression). */
+int sql_wire_caps(struct st_mysql *m, uint64_t *caps);
+
 /* Stops watching *fd in epoll instance ep (if >= 0), closes the session
  * *m (if any; the connector sends COM_QUIT) and sets both to none. */
 void sql_close_watched(int ep, int *fd, struct st_mysql **m);

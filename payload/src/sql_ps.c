@@ -196,7 +196,6 @@ static void ps_prepare(struct ps_conn *c)
 static void ps_connected(struct ps_conn *c)
 {
 	struct ps_thr *t = c->t;
-	unsigned long cl = 0, srv = 0, ext = 0;
 	uint64_t caps;
 	int fd;
 
@@ -204,21 +203,7 @@ static void ps_connected(struct ps_conn *c)
 	fd = ps_track_fd(c);
 	if (!SQL_NONBLOCK)
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	mariadb_get_infov(c->m, MARIADB_CONNECTION_CLIENT_CAPABILITIES, &cl);
-	mariadb_get_infov(c->m, MARIADB_CONNECTION_SERVER_CAPABILITIES, &srv);
-	/* The connector asks a MariaDB server (no CLIENT_MYSQL bit) for
-	 * every extension it supports that the server offers. */
-	caps = cl;
-	if (!(srv & CLIENT_MYSQL) &&
-	    mariadb_get_infov(c->m,
-			      MARIADB_CONNECTION_EXTENDED_SERVER_CAPABILITIES,
-			      &ext) == 0)
-		caps |= ((uint64_t)ext & (MARIADB_CLIENT_SUPPORTED_FLAGS >>
-					  32)) << 32;
-	if (caps & (MARIADB_CLIENT_PROGRESS | CLIENT_PROGRESS))
-		caps |= MW_CLIENT_PROGRESS;
-	if (!(caps & MW_CLIENT_PROTOCOL_41) || (caps & CLIENT_COMPRESS)) {
-		/* A pre-4.1 server, or compression: not our wire format. */
+	if (sql_wire_caps(c->m, &caps) != 0) {
 		t->st->err[SQL_E_CLIENT]++;
 		ps_ready(c);
 		ps_close(c);
