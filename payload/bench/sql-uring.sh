@@ -4,8 +4,10 @@
 # static connector from a built sysroot, no other package) and runs
 # sql-vs-sysbench.sh with its variants beside benchboot and sysbench:
 # uring-1/-8/-16 wait for 1, 8, 16 completions per io_uring_enter;
-# uring-16d adds COOP_TASKRUN + DEFER_TASKRUN; uring-16m also receives
-# with one multishot RECV per connection from a provided-buffer ring.  At
+# uring-8d and -16d add COOP_TASKRUN + DEFER_TASKRUN (the kernel wakes
+# the client only once MINC completions are due); uring-16m also
+# receives with one multishot RECV per connection from a provided-buffer
+# ring.  At
 # 1 connection every variant waits for 1 (the client clamps MINC to the
 # queries in flight), so uring-1, -8 and -16 are the same run three times.
 # SYSROOT=DIR: the sysroot (out/$(uname -m)/sysroot by default).
@@ -31,5 +33,5 @@ u="$bin/uring-sql"
 a="127.0.0.1 @PORT@ bench bench bench @ROWS@ @CONNS@ @SECS@"
 "$top/payload/bench/sql-vs-sysbench.sh" "$secs" "$reps" \
 	"uring-1=$u $a 1" "uring-8=$u $a 8" "uring-16=$u $a 16" \
-	"uring-16d=$u -f coop,defer $a 16" \
+	"uring-8d=$u -f coop,defer $a 8" "uring-16d=$u -f coop,defer $a 16" \
 	"uring-16m=$u -m -f coop,defer $a 16"
