@@ -1,12 +1,13 @@
 #!/bin/sh
-# sql-vs-sysbench.sh [SECONDS] [REPEATS]: `benchboot sql
+# sql-vs-sysbench.sh [SECONDS] [REPEATS] [LABEL=COMMAND...]: `benchboot sql
 # --workload=point-select`
 # beside Debian's `sysbench oltp_point_select` on one private MariaDB
 # (mariadbd pinned to CPU 0, the client to CPU 1), over TCP on 127.0.0.1,
 # at 1 and 16 connections, the tools alternating (A B C D, then B C D A,
 # ...), medians of REPEATS (3).  Figures: queries counted by the server
-# (Com_select), queries/s, and client CPU per query
-# (user + system from getrusage, via /usr/bin/time, the same for both).
+# (Com_select), queries/s, client CPU per query (user + system from
+# getrusage, via /usr/bin/time, the same for all) and the server's
+# (mariadbd's /proc/PID/stat).
 # sysbench runs twice: its default (prepared statements, as the issue's
 # reference figures and as ours: benchboot's point-select prepares its
 # SELECT and executes it in the binary protocol) and --db-ps-mode=disable
@@ -58,10 +59,15 @@ M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B"
 queries() {
 	$M -e "SHOW GLOBAL STATUS LIKE 'Com_select'" | awk '{print $2}'
 }
+# mariadbd's CPU (user + system) in clock ticks, hz a second.
+mpid=$(cat "$RUN_DIR/mariadb/mysqld.pid")
+hz=$(getconf CLK_TCK)
+srv_ticks() { awk '{ print $14 + $15 }' "/proc/$mpid/stat"; }
 
 # one TOOL CONNS: prints "TOOL CONNS queries q/s cpu_s us/query".
 one() {
 	q0=$(queries)
+	k0=$(srv_ticks)
 	case $1 in
 	benchboot*)
 		b=$bb
@@ -94,10 +100,13 @@ one() {
 		sed "s/^/$1 $2: /" "$RUN_DIR/x.out" >>"$RUN_DIR/extra.out"
 		;;
 	esac
+	k1=$(srv_ticks)
 	q1=$(queries)
 	awk -v t="$1" -v c="$2" -v n=$((q1 - q0)) -v el="$el" \
-		'{cpu = $1 + $2; printf "%-14s %5d %10d %10.0f %8.2f %8.2f\n",
-		  t, c, n, n / el, cpu, n ? cpu * 1e6 / n : 0}' "$RUN_DIR/time"
+		-v k=$((k1 - k0)) -v hz="$hz" '{cpu = $1 + $2
+		printf "%-14s %5d %10d %10.0f %8.2f %8.2f %8.2f\n", t, c, n,
+		  n / el, cpu, n ? cpu * 1e6 / n : 0,
+		  n ? k * 1e6 / hz / n : 0}' "$RUN_DIR/time"
 }
 
 # median FILE COLUMN
@@ -135,14 +144,14 @@ for c in 1 16; do
 		grep "^$tool " "$RUN_DIR/res.$c" >"$RUN_DIR/res.$c.$tool"
 	done
 done
-printf "%-14s %5s %10s %10s %8s %8s\n" tool conns queries "q/s" cpu_s \
-	"us/query"
+printf "%-14s %5s %10s %10s %8s %8s %8s\n" tool conns queries "q/s" cpu_s \
+	"us/query" "srv us/q"
 for c in 1 16; do
 	for tool in $tools; do
 		f=$RUN_DIR/res.$c.$tool
-		printf "%-14s %5d %10s %10s %8s %8s\n" $tool $c \
+		printf "%-14s %5d %10s %10s %8s %8s %8s\n" $tool $c \
 			"$(median "$f" 3)" "$(median "$f" 4)" \
-			"$(median "$f" 5)" "$(median "$f" 6)"
+			"$(median "$f" 5)" "$(median "$f" 6)" "$(median "$f" 7)"
 	done >"$RUN_DIR/med.$c"
 	cat "$RUN_DIR/med.$c"
 	awk -v c=$c '$1 == "benchboot" {b = $6; bq = $4}
@@ -166,7 +175,7 @@ for c in 1 16; do
 done
 echo "# targets (issue 19): CPU per query <= 0.8 x sysbench's at 1," \
 	"<= 0.5 x at 16; server q/s >= sysbench's"
-echo "# per-run rows (tool conns queries q/s cpu_s us/query):"
+echo "# per-run rows (tool conns queries q/s cpu_s us/query srv_us/q):"
 sed 's/^/#   /' "$RUN_DIR"/res.1 "$RUN_DIR"/res.16
 [ -z "$extra" ] || { echo "# the extra tools' own output:"
 	sed 's/^/#   /' "$RUN_DIR/extra.out"; }
