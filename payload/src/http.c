@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1049,58 +1048,9 @@ static int setup_threads(struct http_cfg *cfg, struct http_thread *ths,
  * and is opened at the start instead, counted there as any connect. */
 static void http_preconnect(const struct http_cfg *cfg, int *fds)
 {
-	const struct http_target_set *ts = &cfg->ts;
-	uint64_t budget = lg_gate_budget_ns(cfg->timeout);
-	uint64_t end = util_mono_ns() + (budget < cfg->timeout ? budget :
-					 cfg->timeout);
-	struct pollfd *pf = calloc(cfg->conns, sizeof(*pf));
-	unsigned i, left = 0;
-	int one = 1, err;
-	socklen_t len;
-
-	for (i = 0; i < cfg->conns; i++) {
-		fds[i] = -1;
-		if (!pf)
-			continue;
-		fds[i] = socket(ts->addr.ss_family, SOCK_STREAM |
-				SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (fds[i] < 0)
-			continue;
-		setsockopt(fds[i], IPPROTO_TCP, TCP_NODELAY, &one,
-			   sizeof(one));
-		if (connect(fds[i], (const struct sockaddr *)&ts->addr,
-			    ts->addrlen) != 0 && errno != EINPROGRESS) {
-			close(fds[i]);
-			fds[i] = -1;
-			continue;
-		}
-		pf[i].fd = fds[i];
-		pf[i].events = POLLOUT;
-		left++;
-	}
-	while (left > 0 && util_mono_ns() < end) {
-		if (poll(pf, cfg->conns, 10) < 0 && errno != EINTR)
-			break;
-		for (i = 0; i < cfg->conns; i++) {
-			if (pf[i].fd < 0 || !pf[i].revents)
-				continue;
-			err = 0;
-			len = sizeof(err);
-			getsockopt(fds[i], SOL_SOCKET, SO_ERROR, &err, &len);
-			if (err || (pf[i].revents & (POLLERR | POLLHUP))) {
-				close(fds[i]);
-				fds[i] = -1;
-			}
-			pf[i].fd = -1;	/* poll skips it from now on */
-			left--;
-		}
-	}
-	for (i = 0; pf && i < cfg->conns; i++)
-		if (pf[i].fd >= 0) {	/* still connecting: at the start */
-			close(fds[i]);
-			fds[i] = -1;
-		}
-	free(pf);
+	lg_prepare_conns((const struct sockaddr *)&cfg->ts.addr,
+			 cfg->ts.addrlen, fds, cfg->conns, cfg->timeout, NULL,
+			 NULL);
 }
 
 /* Hands the prepared fds (http_preconnect) to the connections in order. */

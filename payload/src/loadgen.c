@@ -3,6 +3,9 @@
  * and the prepare gate between a workload's set-up and its start. */
 #include <errno.h>
 #include <getopt.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,6 +345,90 @@ uint64_t lg_gate_budget_ns(uint64_t dflt)
 	uint64_t b;
 
 	return lg_gate_fds(&g, &r, &b) == 0 ? b * 1000000ull : dflt;
+}
+
+/* One poll event of prepared connection i: 0 to wait for more, 1 ready,
+ * -1 failed.  *connecting: its connect is still under way. */
+static int lg_prepare_event(int fd, short revents, int *connecting,
+			    int (*step)(void *ctx, unsigned i, int fd),
+			    void *ctx, unsigned i)
+{
+	socklen_t len = sizeof(int);
+	int err = 0;
+
+	if (!*connecting)
+		return step(ctx, i, fd);
+	getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+	if (err || (revents & (POLLERR | POLLHUP)))
+		return -1;
+	*connecting = 0;
+	return step ? 0 : 1;
+}
+
+unsigned lg_prepare_conns(const struct sockaddr *addr, socklen_t addrlen,
+			  int *fds, unsigned n, uint64_t timeout_ns,
+			  int (*step)(void *ctx, unsigned i, int fd),
+			  void *ctx)
+{
+	uint64_t budget = lg_gate_budget_ns(timeout_ns);
+	uint64_t end = util_mono_ns() + (budget < timeout_ns ? budget :
+					 timeout_ns);
+	struct pollfd *pf = calloc(n, sizeof(*pf));
+	int *connecting = calloc(n, sizeof(*connecting));
+	unsigned i, left = 0, ready = 0;
+	int one = 1, rc;
+
+	for (i = 0; i < n; i++) {
+		fds[i] = -1;
+		if (!pf || !connecting)
+			continue;
+		pf[i].fd = -1;
+		fds[i] = socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK |
+				SOCK_CLOEXEC, 0);
+		if (fds[i] < 0)
+			continue;
+		setsockopt(fds[i], IPPROTO_TCP, TCP_NODELAY, &one,
+			   sizeof(one));
+		if (connect(fds[i], addr, addrlen) != 0 &&
+		    errno != EINPROGRESS) {
+			close(fds[i]);
+			fds[i] = -1;
+			continue;
+		}
+		pf[i].fd = fds[i];
+		pf[i].events = POLLOUT;
+		connecting[i] = 1;
+		left++;
+	}
+	while (left > 0 && util_mono_ns() < end) {
+		if (poll(pf, n, 10) < 0 && errno != EINTR)
+			break;
+		for (i = 0; i < n; i++) {
+			if (pf[i].fd < 0 || !pf[i].revents)
+				continue;
+			rc = lg_prepare_event(fds[i], pf[i].revents,
+					      &connecting[i], step, ctx, i);
+			pf[i].events = POLLIN;
+			if (rc == 0)
+				continue;
+			if (rc < 0) {
+				close(fds[i]);
+				fds[i] = -1;
+			} else {
+				ready++;
+			}
+			pf[i].fd = -1;	/* poll skips it from now on */
+			left--;
+		}
+	}
+	for (i = 0; pf && connecting && i < n; i++)
+		if (pf[i].fd >= 0) {	/* not ready: opened at the start */
+			close(fds[i]);
+			fds[i] = -1;
+		}
+	free(pf);
+	free(connecting);
+	return ready;
 }
 
 /* Reads exactly len bytes; 0, or -ECANCELED at end of file. */

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -218,6 +219,21 @@ int lg_gate_active(void);
 
 /* How long the workload may prepare (ns), or dflt when not gated. */
 uint64_t lg_gate_budget_ns(uint64_t dflt);
+
+/* The prepare phase's connections (http's and smtp's): opens n
+ * non-blocking TCP connections (TCP_NODELAY) to addr into fds[] and
+ * polls them until each is ready, within timeout_ns and the gate's
+ * budget (lg_gate_budget_ns).  A connection is ready once connected when
+ * step is NULL; otherwise step(ctx, i, fds[i]) is called whenever fds[i]
+ * is readable after that and returns 0 to wait for more, 1 when it is
+ * ready, -1 when it failed.  One that failed, or is not ready in time,
+ * is closed and its fds[i] is -1 (the workload opens it at the start,
+ * counted there as any).  Returns how many are ready; the caller owns
+ * their fds. */
+unsigned lg_prepare_conns(const struct sockaddr *addr, socklen_t addrlen,
+			  int *fds, unsigned n, uint64_t timeout_ns,
+			  int (*step)(void *ctx, unsigned i, int fd),
+			  void *ctx);
 
 /* Reports the preparation's outcome (ok: prepared; else failed) and,
  * when prepared, waits for the start time and sleeps until it.

@@ -85,6 +85,7 @@ struct smtp_conn {
 	int failed;		/* class counted for this message, -1 none */
 	int in_msg;		/* a message attempt is under way */
 	int queued;		/* on the thread's ready stack */
+	int pre;		/* fd greeted in the prepare phase */
 	uint64_t t_start;	/* intended (or actual) start of the message */
 	uint64_t deadline;	/* timeout while waiting for the server */
 	uint64_t retry_at;	/* no reconnect before */
@@ -517,6 +518,39 @@ static void thr_tick(struct smtp_thr *t)
 	}
 }
 
+/* The sessions greeted in the prepare phase (smtp_preopen) go straight
+ * to their first message; one the server closed while it waited for the
+ * start (a 421, EOF) is closed, uncounted, and its slot opens a new
+ * session at the first tick, counted as any.  Sessions are counted when
+ * used, so the figure means what it always has. */
+static void thr_adopt(struct smtp_thr *t)
+{
+	struct epoll_event e = { .events = EPOLLIN };
+	unsigned i;
+	char b;
+
+	for (i = 0; i < t->nconns; i++) {
+		struct smtp_conn *c = &t->conns[i];
+
+		if (!c->pre)
+			continue;
+		c->pre = 0;
+		e.data.ptr = c;
+		if (recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) < 0 &&
+		    errno == EAGAIN &&
+		    epoll_ctl(t->ep, EPOLL_CTL_ADD, c->fd, &e) == 0) {
+			c->events = EPOLLIN;
+			c->state = C_IDLE;
+			smtp_reply_init(&c->rp);
+			t->n.sessions++;
+			conn_push_ready(c);
+			continue;
+		}
+		close(c->fd);
+		c->fd = -1;
+	}
+}
+
 static int thr_busy(const struct smtp_thr *t)
 {
 	unsigned i;
@@ -535,6 +569,7 @@ static void *thr_main(void *arg)
 	int n, i, wait_ms;
 
 	t->now = util_mono_ns();
+	thr_adopt(t);
 	/* Open every session (reuse) or offer every slot (new-session). */
 	thr_tick(t);
 	for (;;) {
@@ -890,6 +925,126 @@ static int smtp_thr_setup(const struct smtp_run *run, struct smtp_thr *t,
 	return 0;
 }
 
+/* A session of the prepare phase, once connected: greeted, EHLO'd. */
+struct smtp_pre {
+	int state;		/* C_GREETING, C_EHLO, C_HELO, then C_IDLE */
+	unsigned ext;
+	struct smtp_reply rp;
+};
+
+/* The sessions of the prepare phase (smtp_preopen). */
+struct smtp_pre_set {
+	const struct smtp_run *run;
+	struct smtp_pre *pre;
+	int *fds;		/* [run->conns]; -1: opened at the start */
+};
+
+/* The prepare phase's answer to reply code (ext: its EHLO keywords) on
+ * session p (socket fd): the next command, or the end.  Returns 0 to wait
+ * for the next reply, 1 when the session is ready, -1 when it failed. */
+static int smtp_pre_reply(const struct smtp_run *run, struct smtp_pre *p,
+			  int fd, int code, unsigned ext)
+{
+	const char *cmd = run->helo;
+	size_t len = run->helolen;
+
+	if (p->state == C_GREETING && code == 220) {
+		p->state = C_EHLO;
+		cmd = run->ehlo;
+		len = run->ehlolen;
+	} else if (p->state == C_EHLO && code >= 500) {
+		p->state = C_HELO;	/* an RFC 821 server */
+	} else if ((p->state == C_EHLO || p->state == C_HELO) &&
+		   code == 250) {
+		p->ext = p->state == C_EHLO ? ext : 0;
+		p->state = C_IDLE;
+		return 1;
+	} else {
+		return -1;		/* 421, a 4xx or 5xx greeting, ... */
+	}
+	/* A few hundred bytes into a fresh socket's empty buffer. */
+	return send(fd, cmd, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+}
+
+/* lg_prepare_conns()'s step: session i's replies, as smtp_pre_reply(). */
+static int smtp_pre_step(void *ctx, unsigned i, int fd)
+{
+	struct smtp_pre_set *set = ctx;
+	struct smtp_pre *p = &set->pre[i];
+	char buf[2048];
+	size_t off = 0, used;
+	ssize_t n;
+	int rc;
+
+	n = recv(fd, buf, sizeof(buf), 0);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n <= 0)
+		return -1;
+	while (off < (size_t)n) {
+		rc = smtp_reply_feed(&p->rp, buf + off, (size_t)n - off,
+				     &used);
+		off += used;
+		if (rc <= 0)
+			return rc < 0 ? -1 : 0;
+		rc = smtp_pre_reply(set->run, p, fd, p->rp.code, p->rp.ext);
+		smtp_reply_init(&p->rp);
+		/* Ready with bytes nobody asked for: not a session to use. */
+		if (rc != 0)
+			return rc == 1 && off < (size_t)n ? -1 : rc;
+	}
+	return 0;
+}
+
+/* The prepare phase (started by an agent): opens run->conns sessions
+ * into set->fds and takes each through the greeting and EHLO (or HELO)
+ * within --timeout and the gate's budget, so the window starts with
+ * every client's sessions ready for MAIL (docs/protocol.md).  One that
+ * fails or is not ready in time is -1 and is opened at the start
+ * instead, counted there as any session; nothing here is counted.
+ * Without memory set->fds stays NULL: every session opens at the start,
+ * as run by hand. */
+static void smtp_preopen(const struct smtp_run *run, struct smtp_pre_set *set)
+{
+	unsigned i;
+
+	set->run = run;
+	set->fds = malloc(run->conns * sizeof(*set->fds));
+	set->pre = calloc(run->conns, sizeof(*set->pre));
+	if (!set->fds || !set->pre) {
+		free(set->fds);
+		free(set->pre);
+		set->fds = NULL;
+		set->pre = NULL;
+		return;
+	}
+	for (i = 0; i < run->conns; i++) {
+		set->pre[i].state = C_GREETING;
+		smtp_reply_init(&set->pre[i].rp);
+	}
+	lg_prepare_conns((const struct sockaddr *)&run->addr, run->addrlen,
+			 set->fds, run->conns, run->timeout_ns, smtp_pre_step,
+			 set);
+}
+
+/* Hands the sessions smtp_preopen() readied to the threads' slots, in
+ * order (thr_adopt() takes them up), and frees set. */
+static void smtp_pre_adopt(const struct smtp_run *run, struct smtp_thr *thr,
+			   struct smtp_pre_set *set)
+{
+	unsigned i, k, n = 0;
+
+	for (i = 0; thr && i < run->threads; i++)
+		for (k = 0; k < thr[i].nconns; k++, n++)
+			if (set->fds[n] >= 0) {
+				thr[i].conns[k].fd = set->fds[n];
+				thr[i].conns[k].ext = set->pre[n].ext;
+				thr[i].conns[k].pre = 1;
+			}
+	free(set->fds);
+	free(set->pre);
+}
+
 /* Runs the threads and prints the result.  Returns 0 or a negative
  * errno (said on stderr). */
 static int smtp_run_threads(struct smtp_run *run, const struct smtp_args *a)
@@ -898,6 +1053,7 @@ static int smtp_run_threads(struct smtp_run *run, const struct smtp_args *a)
 	struct smtp_count tot = { 0 };
 	struct lg_threads lt = { 0 };
 	struct smtp_thr *thr;
+	struct smtp_pre_set pre = { 0 };
 	uint64_t real0, end_at = 0;
 	unsigned i;
 	int rc = 0;
@@ -905,17 +1061,24 @@ static int smtp_run_threads(struct smtp_run *run, const struct smtp_args *a)
 	thr = calloc(run->threads, sizeof(*thr));
 	if (!thr)
 		return -ENOMEM;
-	/* Started by an agent: at the controller's start (loadgen.h). */
+	/* Started by an agent: the sessions are readied now, the start is
+	 * the controller's, the same on every client (loadgen.h). */
+	if (lg_gate_active())
+		smtp_preopen(run, &pre);
 	rc = lg_gate(1);
 	if (rc != 0) {
 		util_err("smtp", -rc, "prepare gate: %s", rc == -ETIME ? "prepared after the start" : strerror(-rc));
 		free(thr);
+		free(pre.fds);	/* the process ends: its fds close */
+		free(pre.pre);
 		return rc;
 	}
 	real0 = util_real_ns();
 	run->start_ns = util_mono_ns();
 	for (i = 0; i < run->threads && rc == 0; i++)
 		rc = smtp_thr_setup(run, &thr[i], i);
+	if (pre.fds)
+		smtp_pre_adopt(run, rc == 0 ? thr : NULL, &pre);
 	if (rc == 0) {
 		rc = lg_threads_start(&lt, thr, sizeof(*thr), run->threads,
 				      thr_main);

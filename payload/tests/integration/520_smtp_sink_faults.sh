@@ -4,7 +4,9 @@
 # PIPELINING, Postfix's smtp-source is counted by our sink, the open loop
 # holds its rate, and faults (4xx/5xx from the sink, nothing listening, a
 # server that never greets, garbage replies, the sink killed mid-run) are
-# counted by class with the run ending on time.
+# counted by class with the run ending on time; sessions prepared behind
+# the agent's gate that the server closes before the start are opened
+# again at the start.
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"
@@ -161,6 +163,84 @@ for mode in silent garbage; do
 	check_eq "$mode: no mail counted" "$(j "$f" .counters.mails)" 0
 	check "$mode: ends on time" [ $(($(date +%s) - t0)) -le 5 ]
 done
+
+# --- prepared sessions the server closed before the start -----------------
+# Behind an agent's gate (BENCHBOOT_GATE, docs/protocol.md) smtp greets
+# its sessions before it says ready; a server that says 421 and closes
+# them while the start is awaited gets new sessions at the start, counted
+# as any (the 421 of a session nobody used is not an error).
+cat >"$RUN_DIR/gate.py" <<'PY'
+# gate.py BENCHBOOT SERVERLOG ARGS...: smtp with a gate, the start 1 s
+# after it says ready, against a server that greets, answers EHLO, and
+# closes with 421 every session opened before the start; it prints the
+# record, and the server writes "N PRE FIRST" per session to SERVERLOG
+# (PRE: opened before the start; FIRST: its first command after EHLO).
+import os, socket, struct, subprocess, sys, threading, time
+ls = socket.socket()
+ls.bind(("127.0.0.1", 0))
+ls.listen(16)
+start = threading.Event()
+log = open(sys.argv[2], "w")
+def session(c, n):
+    f, pre, first = c.makefile("rb"), not start.is_set(), None
+    c.sendall(b"220 t ESMTP\r\n")
+    for l in iter(f.readline, b""):
+        v = l[:4].upper()
+        if v not in (b"EHLO", b"HELO") and first is None:
+            first = v.decode()
+            log.write("%d %d %s\n" % (n, pre, first))
+            log.flush()
+        if v == b"EHLO":
+            c.sendall(b"250-t\r\n250 PIPELINING\r\n")
+            if pre:
+                time.sleep(0.3)
+                c.sendall(b"421 t closing\r\n")
+                log.write("%d 1 -\n" % n)
+                log.flush()
+                break
+        elif v == b"DATA":
+            c.sendall(b"354 go\r\n")
+            while f.readline() not in (b".\r\n", b""):
+                pass
+            c.sendall(b"250 ok\r\n")
+        elif v == b"QUIT":
+            c.sendall(b"221 bye\r\n")
+            break
+        else:
+            c.sendall(b"250 ok\r\n")
+    c.close()
+def serve():
+    n = 0
+    while True:
+        n += 1
+        threading.Thread(target=session, args=(ls.accept()[0], n),
+                         daemon=True).start()
+threading.Thread(target=serve, daemon=True).start()
+go_r, go_w = os.pipe()
+rd_r, rd_w = os.pipe()
+env = dict(os.environ, BENCHBOOT_GATE="%d,%d,5000" % (go_r, rd_w))
+p = subprocess.Popen(sys.argv[1].split() + sys.argv[3:] +
+                     ["127.0.0.1:%d" % ls.getsockname()[1]], env=env,
+                     pass_fds=(go_r, rd_w))
+os.close(go_r)
+os.close(rd_w)
+os.read(rd_r, 1)
+time.sleep(1)
+start.set()
+os.write(go_w, struct.pack("=q", time.time_ns() + 50000000))
+sys.exit(p.wait())
+PY
+f=$RUN_DIR/gate421.json
+python3 "$RUN_DIR/gate.py" "$BB" "$RUN_DIR/gate421.log" smtp --json -c 2 \
+	-d 1s --timeout 2s $FT >"$f"
+check_eq "closed while waiting: exits 0 with a result" "$?" 0
+check_eq "closed while waiting: both prepared before the start" \
+	"$(awk '$2 == 1' "$RUN_DIR/gate421.log" | wc -l)" 2
+check_eq "closed while waiting: 2 new sessions, mail, no error" \
+	"$(jf "$f" .counters.sessions '.counters.mails > 0' \
+	'[.errors[]] | add')" "2 true 0"
+check "closed while waiting: each new session goes on to MAIL" sh -c \
+	"awk '\$2 == 0' '$RUN_DIR/gate421.log' | grep -c ' MAIL\$' | grep -qx 2"
 
 # --- --idle: a relay's late mail ------------------------------------------
 # Mail that first arrives after -d (a slow server's queue) is still

@@ -1,10 +1,15 @@
 /* test_loadgen.c: open-loop pacing, shares, the record header, the
- * duration formatting and the prepare gate the load generators share. */
+ * duration formatting, the prepare gate and the prepare phase's
+ * connections (on loopback) the load generators share. */
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "loadgen.h"
@@ -201,9 +206,97 @@ static void test_gate(void)
 	}
 }
 
+/* A prepared connection's step: ready on "y", failed on anything else
+ * or EOF, waiting while there is nothing to read. */
+static int step_y(void *ctx, unsigned i, int fd)
+{
+	char b;
+	ssize_t n = recv(fd, &b, 1, 0);
+
+	if (n < 0 && errno == EAGAIN)
+		return 0;
+	return n == 1 && b == 'y' ? 1 : -1;
+}
+
+/* A loopback listener's address in *a; returns its fd or -1. */
+static int listen_lo(struct sockaddr_in *a)
+{
+	socklen_t len = sizeof(*a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	memset(a, 0, sizeof(*a));
+	a->sin_family = AF_INET;
+	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)a, sizeof(*a)) != 0 ||
+	    listen(fd, 8) != 0 ||
+	    getsockname(fd, (struct sockaddr *)a, &len) != 0)
+		return -1;
+	return fd;
+}
+
+/* lg_prepare_conns: every connection up, a step that waits for its
+ * server's word (one says yes, one no, one nothing until the timeout), a
+ * port nobody listens on. */
+static void test_prepare_conns(void)
+{
+	static const char words[3] = { 'y', 'n', 0 };
+	struct sockaddr_in a;
+	int fds[3], lfd, c, i, up;
+	uint64_t t0, took;
+	pid_t pid;
+
+	unsetenv("BENCHBOOT_GATE");
+	lfd = listen_lo(&a);
+	if (!tap_ok(lfd >= 0, "prepare conns: a loopback listener"))
+		return;
+	TAP_EQ_INT(lg_prepare_conns((struct sockaddr *)&a, sizeof(a), fds, 3,
+				    2000000000ull, NULL, NULL), 3,
+		   "prepare conns: 3 connected, no step: 3 ready");
+	for (i = 0, up = 0; i < 3; i++)
+		if (fds[i] >= 0 && close(fds[i]) == 0)
+			up++;
+	TAP_EQ_INT(up, 3, "prepare conns: the caller has their 3 fds");
+	for (i = 0; i < 3; i++)		/* out of the backlog */
+		if ((c = accept(lfd, NULL, NULL)) >= 0)
+			close(c);
+	pid = fork();
+	if (pid == 0) {		/* the server: a word to each, in turn */
+		for (i = 0; i < 3; i++) {
+			c = accept(lfd, NULL, NULL);
+			if (c >= 0 && words[i] && send(c, &words[i], 1, 0))
+				continue;
+		}
+		sleep(2);
+		_exit(0);
+	}
+	t0 = util_mono_ns();
+	TAP_EQ_INT(lg_prepare_conns((struct sockaddr *)&a, sizeof(a), fds, 3,
+				    400000000ull, step_y, NULL), 1,
+		   "prepare conns: step: 1 yes, 1 no, 1 silent: 1 ready");
+	took = util_mono_ns() - t0;
+	for (i = 0, up = 0; i < 3; i++)
+		if (fds[i] >= 0 && close(fds[i]) == 0)
+			up++;
+	tap_ok(up == 1 && took >= 400000000ull && took < 1500000000ull,
+	       "prepare conns: the others closed (-1) at the timeout, %.2f s",
+	       (double)took / 1e9);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(lfd);
+	/* The port is free again: nobody listens there. */
+	t0 = util_mono_ns();
+	TAP_EQ_INT(lg_prepare_conns((struct sockaddr *)&a, sizeof(a), fds, 2,
+				    2000000000ull, NULL, NULL), 0,
+		   "prepare conns: refused: none ready");
+	tap_ok(fds[0] == -1 && fds[1] == -1 &&
+	       util_mono_ns() - t0 < 1000000000ull,
+	       "prepare conns: refused: both -1 at once");
+}
+
 int main(void)
 {
 	test_gate();
+	test_prepare_conns();
 	test_share();
 	test_pace();
 	test_pace_at();
