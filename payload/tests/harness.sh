@@ -11,6 +11,13 @@
 # non-zero exit without a "not ok" case, a run past TEST_TIMEOUT, no case
 # at all.  "1..0 # SKIP why" alone is a test skipped as a whole.
 # payload/tests/integration/005_harness.sh holds the table of verdicts.
+#
+# A script whose first lines hold "# harness: parallel" may run beside
+# another such script: it keeps to one core, binds only ports it finds
+# free, names its namespaces, links and files after its own PID or
+# directory, and times nothing against the CPU it is given.  Up to
+# HARNESS_JOBS (default: the cores) of them run at once; everything else
+# runs alone.  The output stays in the list's order either way.
 set -u
 
 logs=${O:-out}/test-logs
@@ -25,21 +32,40 @@ failed_tests=
 # bad WHY: one more failure of test $t, said on its own line.
 bad() { echo "  not ok - $t $*"; f=$((f + 1)); }
 
-for t in "$@"; do
-	name=$(echo "$t" | sed 's|^.*/payload/tests/||; s|^\./||; s|/|_|g')
-	log=$logs/$name.log
-	echo "# $t"
-	start=$(date +%s)
-	# Scripts run on the host; a test program is built for ARCH and runs
-	# through TARGET_RUN (qemu-user when cross-built: binfmt_misc may not
-	# be registered on the build host, so nothing relies on it).
-	case $t in
-	*.sh) run= ;;
-	*) run=${TARGET_RUN:-} ;;
+jobs=${HARNESS_JOBS:-$(nproc 2>/dev/null || echo 1)}
+
+# log_of T: where test T's output goes.
+log_of() {
+	echo "$logs/$(echo "$1" | sed 's|^.*/payload/tests/||; s|^\./||;
+		s|/|_|g').log"
+}
+
+# run_one T: runs test T to its log; its exit status and seconds taken go
+# to LOG.rc as "RC SECS".  Scripts run on the host; a test program is
+# built for ARCH and runs through TARGET_RUN (qemu-user when cross-built:
+# binfmt_misc may not be registered on the build host, so nothing relies
+# on it).
+run_one() {
+	_l=$(log_of "$1")
+	_start=$(date +%s)
+	case $1 in
+	*.sh) _run= ;;
+	*) _run=${TARGET_RUN:-} ;;
 	esac
-	timeout -k 10 "$timeout_s" $run "$t" >"$log" 2>&1
-	rc=$?
-	took=$(($(date +%s) - start))
+	timeout -k 10 "$timeout_s" $_run "$1" >"$_l" 2>&1
+	echo "$? $(($(date +%s) - _start))" >"$_l.rc.tmp"
+	mv "$_l.rc.tmp" "$_l.rc"
+}
+
+# report T [HEADED]: test T's cases and verdict from its finished log,
+# after a line naming it unless HEADED (a test run alone is named as it
+# starts).
+report() {
+	t=$1
+	log=$(log_of "$t")
+	read -r rc took <"$log.rc"
+	rm -f "$log.rc"
+	[ -n "${2:-}" ] || echo "# $t"
 	grep -E '^(not )?ok ' "$log" | sed 's/^/  /'
 	p=$(grep -cE '^ok .*# (SKIP|skip)' "$log")
 	s=$p
@@ -101,10 +127,57 @@ for t in "$@"; do
 		grep -E -A6 '^not ok ' "$log" | grep -E '^#' | head -n 30 |
 			sed 's/^/  | /'
 	fi
-	[ "$f" != 0 ] && failed_tests="$failed_tests $name"
+	[ "$f" != 0 ] && failed_tests="$failed_tests $(basename "$log" .log)"
 	echo "  ($p passed, $f failed, $s skipped in ${took}s; log: $log)"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+}
+
+# parallel T: whether test T says it may share the machine.
+parallel() {
+	[ "$jobs" -gt 1 ] && case $1 in *.sh) ;; *) false ;; esac &&
+		head -n 20 "$1" | grep -q '^# harness: parallel$'
+}
+
+# The tests running beside each other, oldest first, are reported in that
+# order as each finishes; a test that runs alone waits for them all.
+running=
+# reap: reports the finished tests at the head of $running.
+reap() {
+	while [ -n "$running" ]; do
+		set -- $running
+		[ -e "$(log_of "$1").rc" ] || return 0
+		report "$1"
+		shift
+		running=$*
+	done
+}
+# drain_to N: waits until at most N tests run beside each other.
+drain_to() {
+	while :; do
+		reap
+		_n=0
+		for _t in $running; do
+			[ -e "$(log_of "$_t").rc" ] || _n=$((_n + 1))
+		done
+		[ $_n -le "$1" ] && return 0
+		sleep 0.2
+	done
+}
+
+for next in "$@"; do
+	rm -f "$(log_of "$next").rc"
+	if parallel "$next"; then
+		drain_to $((jobs - 1))
+		run_one "$next" &
+		running="$running $next"
+	else
+		drain_to 0
+		echo "# $next"
+		run_one "$next"
+		report "$next" headed
+	fi
 done
+drain_to 0
 
 [ -n "$failed_tests" ] && echo "# failed:$failed_tests"
 echo "# $skip skipped"

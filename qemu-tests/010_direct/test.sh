@@ -4,6 +4,7 @@
 # (agent, or the placeholder before there was one) gets the configuration,
 # and benchboot.poweroff=1 powers off when it ends (a controller given a
 # suite that does not exist ends at once).
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"

@@ -2,6 +2,7 @@
 # 020_iso: the hybrid ISO as a CD boots to the default (client) entry on
 # BIOS (SeaBIOS, IDE CD) and on UEFI (OVMF on q35, AHCI CD); the id is
 # derived from the NIC's MAC.
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 ISO=$IMAGES/benchboot-$ARCH.iso

@@ -3,6 +3,7 @@
 # xHCI) and on UEFI (a SATA disk: OVMF reads USB about 3x slower under
 # software emulation); the booted system mounts its BBRESULTS partition and
 # what it writes there is readable from the image file with mtools.
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 IMG=$IMAGES/benchboot-$ARCH.img

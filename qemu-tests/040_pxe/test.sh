@@ -6,6 +6,7 @@
 # docs/boot-pxe.md: a copy of the tree whose menus `netboot/menu.sh tree`
 # rewrote with an extra parameter still boots the server entry with its
 # overlay (BIOS, the entry typed at pxelinux's prompt).
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 NB=$IMAGES/netboot

@@ -2,6 +2,7 @@
 # 050_bad_param: benchboot.role=bogus and an unknown benchboot.* parameter
 # each print a clear error naming them; no role starts, READY never comes,
 # and the machine stays up (even with benchboot.poweroff=1).
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"

@@ -2,6 +2,7 @@
 # 060_linklocal: a VM whose only link has no DHCP server (an e1000 on an
 # empty QEMU hub) falls back to an IPv4 link-local 169.254.x.x address;
 # with benchboot.debug=1 the serial console gets a root shell.
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"

@@ -6,6 +6,7 @@
 # in maildirs, other domains are refused, relay mail reaches a
 # `benchboot smtp-sink` once server-relay names it, and the versions file
 # is complete.  Needs root (chroot, namespaces); skipped otherwise.
+# harness: parallel
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 O=${O:-$TOP/out}
 ARCH=${ARCH:-x86_64}

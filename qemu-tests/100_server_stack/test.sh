@@ -10,6 +10,7 @@
 # console) names it.
 # QT_EXTRA_INITRD: more archives appended after the overlay (a developer's
 # patch of the base, e.g. a newer benchboot, without rebuilding images).
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 . "$TOP/payload/tests/lib/servers.sh"

@@ -3,6 +3,7 @@
 # base initramfs (GRUB, BIOS): the test picks the entry from the menu with
 # the QEMU monitor's sendkey, waits for READY, and fetches the page through
 # a user-net port forward, so the stack really came from the ISO.
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 . "$TOP/payload/tests/lib/servers.sh"

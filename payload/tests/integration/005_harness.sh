@@ -60,4 +60,45 @@ plan_only    |0 passed, 1 failed|1|plan_only.sh stopped early: planned 3 cases, 
 empty_plan   |0 passed, 1 failed|1|empty_plan.sh reported no test cases|echo '1..0'
 timeout      |1 passed, 2 failed|1|timeout.sh timed out after 2s|echo '1..2'\necho 'ok 1 - a'\nsleep 30\necho 'ok 2 - b'
 EOF
+
+# Tests marked "# harness: parallel" run beside each other; an unmarked one
+# runs alone after them; the output keeps the list's order.  par_a passes
+# only if par_b starts while it runs, alone_c only if both have ended.
+# fake NAME MARK BODY: a fake test whose first lines hold MARK.
+fake() {
+	printf '#!/bin/sh\n%s\n%s\necho 1..1\n' "$2" "$3" >"$tmp/$1.sh"
+	chmod +x "$tmp/$1.sh"
+}
+mark='# harness: parallel'
+fake par_a "$mark" "i=0; while [ ! -e $tmp/b.up ] && [ \$i -lt 40 ]; do
+sleep 0.05; i=\$((i + 1)); done
+[ -e $tmp/b.up ] && echo 'ok 1 - b ran beside a' ||
+echo 'not ok 1 - b ran beside a'; touch $tmp/a.done"
+fake par_b "$mark" "touch $tmp/b.up; echo 'ok 1 - b'; touch $tmp/b.done"
+fake alone_c '# runs alone' "[ -e $tmp/a.done ] && [ -e $tmp/b.done ] &&
+echo 'ok 1 - c after a and b' || echo 'not ok 1 - c after a and b'"
+for jobs in 2 1; do
+	rm -f "$tmp/b.up" "$tmp/a.done" "$tmp/b.done"
+	out=$(env -u HARNESS_TOTALS -u HARNESS_LABEL TOP="$TOP" \
+		O="$tmp/o" ARCH=x86_64 TEST_TIMEOUT=5 HARNESS_JOBS=$jobs \
+		sh "$TOP/payload/tests/harness.sh" "$tmp/par_a.sh" \
+		"$tmp/par_b.sh" "$tmp/alone_c.sh" 2>&1)
+	order=$(printf '%s\n' "$out" | sed -n 's|^# .*/\([a-z_]*\)\.sh$|\1|p' |
+		tr '\n' ' ')
+	if [ $jobs = 2 ]; then
+		want='3 passed, 0 failed'
+	else
+		# Alone, par_a never sees par_b start.
+		want='2 passed, 1 failed'
+	fi
+	got=$(printf '%s\n' "$out" | tail -n 1)
+	if [ "$got" = "$want" ] && [ "$order" = "par_a par_b alone_c " ]
+	then
+		ok "HARNESS_JOBS=$jobs: $want, reported in the list's order"
+	else
+		not_ok "HARNESS_JOBS=$jobs: $want, reported in the list's order"
+		diag "  got '$got', order '$order'; the harness printed:"
+		printf '%s\n' "$out" | sed 's/^/#   | /'
+	fi
+done
 tap_done

@@ -3,6 +3,7 @@
 # nginx closing connections, a server that stalls (timeouts counted, the
 # run still ends on time), garbage, slammed and truncated responses, and
 # nothing listening.  Each failure lands in its own error class.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

@@ -3,6 +3,7 @@
 # against nginx serving the same file over http and https (self-signed
 # certificate): counts against stub_status, TLS verification failures
 # counted as connect errors, and the epoll engine refusing https.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

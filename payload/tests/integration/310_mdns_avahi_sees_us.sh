@@ -3,6 +3,7 @@
 # D-Bus system bus, avahi-browse -rpt) sees our publisher in another
 # network namespace with the right host, address, port and TXT; dig gets a
 # legacy unicast answer (RFC 6762 §6.7); the goodbye removes it.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

@@ -3,6 +3,7 @@
 # resolves a service that Debian's avahi-publish registers with
 # avahi-daemon in another network namespace, next to one of ours, and
 # notices when avahi withdraws it.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

@@ -5,6 +5,7 @@
 # tie-break, a host-name conflict renames the host, and the same holds
 # against avahi in both directions (avahi renames when we own the name,
 # we rename when avahi does).
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

@@ -4,6 +4,7 @@
 # dropped with a logged reason naming what and where, a flood of them is
 # counted but not logged line by line, and the responder keeps answering
 # avahi, dig and our browser throughout.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

@@ -4,6 +4,7 @@
 # conflict, one short browse finds all 64, a second one right after it
 # too (one-shot queries are not held back by the responders' once-a-
 # second multicast limit), and avahi-browse resolves all 64.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

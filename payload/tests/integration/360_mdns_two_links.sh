@@ -3,6 +3,7 @@
 # each with that link's own address; --if keeps it to one link; a link
 # that gets its address after start (DHCP, link-local fallback) is picked
 # up by the 5 s interface re-scan.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

@@ -3,6 +3,7 @@
 # avahi-daemon (the "any other OS" server role): both share port 5353,
 # avahi-browse on that host sees our instance, our browser on that host
 # sees avahi's, and a peer on the link sees both.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

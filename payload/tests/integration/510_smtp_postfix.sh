@@ -4,6 +4,7 @@
 # smtp-sink --store`: every mail our client counts is in the maildir or
 # stored and counted by the sink; Postfix's 4xx and 5xx replies land in
 # their classes.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

@@ -6,6 +6,7 @@
 # clocks, run the chain suite with the real http/smtp workloads, merge,
 # write the result, upload it to `benchboot collect`; then checks the
 # result against the servers' own counts.
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"

@@ -5,6 +5,7 @@
 # takeover and a slow sender are refused by the controller; an agent
 # refuses an open controller and every run outside the suite's workloads
 # and targets; two labs on one LAN never mix.
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"

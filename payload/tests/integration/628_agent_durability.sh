@@ -9,6 +9,7 @@
 # the last complete repeat into one whole result; collector
 # answers 413 (refused for good) and 500 (retried, then kept); a full
 # spool disk.  docs/durability.md has the table.
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"

@@ -9,6 +9,7 @@
 # smtp workload its sessions greeted (EHLO answered) by a smtp-sink.
 # After the start the liveness is the normal one again (628 cuts a client
 # mid-step).  About 20 s.
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"

@@ -6,6 +6,7 @@
 # connections, in all or from one address, answered 503; and the start-up
 # refusals: no address in --listen, beyond loopback without --token
 # (unless --no-token).
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 BB="${TARGET_RUN:+$TARGET_RUN }$BENCHBOOT"

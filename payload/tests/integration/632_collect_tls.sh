@@ -6,6 +6,7 @@
 # public key alone, by both; refused with another CA, a wrong pin, no
 # trust given at all, and no token; the stored result is byte-identical
 # and a repeat is stored once.
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 trap servers_stop EXIT

@@ -7,6 +7,7 @@
 # once and its noise not at all; the pages (index, filters, escaping, a
 # comparison, a trend with one point per run, in headless Chromium); a
 # newer schema refused.
+# harness: parallel
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 if [ -n "${TARGET_RUN:-}" ]; then

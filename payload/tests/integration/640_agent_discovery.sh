@@ -6,6 +6,7 @@
 # controller is discovered by a server and a client; our browser sees
 # every agent with its TXT record; (3) two servers that both become the
 # controller settle on one (the lower id), the other serves it.
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"

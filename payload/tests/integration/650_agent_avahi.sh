@@ -3,6 +3,7 @@
 # bus in another namespace) sees a running `benchboot agent` with its
 # identity and the TXT record docs/agent.md promises; the agent's goodbye
 # removes it when the agent stops.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

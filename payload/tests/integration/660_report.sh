@@ -4,6 +4,7 @@
 # refusal, CSV, damaged files refused naming the field, and the HTML page
 # loaded in headless Chromium (charts drawn, no console error, no request
 # leaves it; the screenshot stays in $O/test-logs/).
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 BB="${TARGET_RUN:+$TARGET_RUN }$BENCHBOOT"

@@ -9,6 +9,7 @@
 # document.title or a body attribute), no element is injected, and the
 # charts and tables still render; the CSV has no cell a spreadsheet would
 # evaluate; the terminal gets no control character.
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 BB="${TARGET_RUN:+$TARGET_RUN }$BENCHBOOT"

@@ -6,6 +6,7 @@
 # the suite's max_error_rate invalid (kept, not averaged); the same load
 # under a tolerant threshold is averaged; benchboot report shows the error
 # column, the INVALID flag and the reason (terminal, HTML, CSV).
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"

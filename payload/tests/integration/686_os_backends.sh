@@ -6,6 +6,7 @@
 # importing PDH, IP Helper and the process API (not run: no Windows
 # here).  FreeBSD, macOS and Solaris have no toolchain in Debian: their
 # files are documented code that is not compiled (docs/sample.md).
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 CC=x86_64-w64-mingw32-gcc

@@ -8,6 +8,7 @@
 # Why not a ppc64le client: an agent runs its workloads by exec'ing
 # /proc/self/exe, which qemu-user 7.2 without binfmt_misc cannot follow
 # (the agent then offers no workloads); on the booted image it is native.
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"

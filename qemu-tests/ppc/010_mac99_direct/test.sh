@@ -5,6 +5,7 @@
 # command line, and benchboot.poweroff=1 ends the role's machine (a
 # controller given a suite that does not exist ends at once, as in
 # ../../010_direct).
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 qt_need "$QT_KERNEL" "$IMAGES/initramfs.cpio.gz"

@@ -3,6 +3,7 @@
 # IDE CD-ROM as a New World Mac does (the CD's \\:tbxi, GRUB for Open
 # Firmware), GRUB boots the default (client) entry; the kernel finds the
 # CD through pata_macio and the id comes from the sungem NIC's MAC.
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 ISO=$IMAGES/benchboot-$ARCH.iso

@@ -5,6 +5,7 @@
 # benchboot.poweroff=1 powers the machine off when the role ends (a
 # controller given a suite that does not exist ends at once, as in
 # ../../010_direct).
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 qt_need "$QT_KERNEL" "$IMAGES/initramfs.cpio.gz"

@@ -3,6 +3,7 @@
 # as PowerVM's virtual optical device), GRUB for Open Firmware shows the
 # role menu and boots the default (client) entry; the id comes from the
 # virtio NIC's MAC.
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 ISO=$IMAGES/benchboot-$ARCH.iso

@@ -8,6 +8,7 @@
 # vmlinux and the initramfs by TFTP from there and boots the default
 # entry (client); the id comes from the NIC's MAC.  Then the pxelinux
 # config that petitboot reads instead.
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 NB=$IMAGES/netboot
