@@ -86,9 +86,15 @@ qt_accel() {
 		echo "$QT_ACCEL"
 		return
 	fi
-	# Whether KVM works is the host's property: probe once per $O.
+	# Whether KVM works is the host's property: probe once per $O, under a
+	# lock, since tests booting side by side (the harness's parallel
+	# ones) may ask at the same moment.
+	mkdir -p "${cache%/*}"
+	exec 9>"$cache.lock"
+	flock 9
 	if [ -s "$cache" ]; then
 		cat "$cache"
+		exec 9>&-
 		return
 	fi
 	QT_ACCEL=tcg
@@ -116,6 +122,7 @@ qt_accel() {
 		wait $pid 2>/dev/null
 	fi
 	echo "$QT_ACCEL" >"$cache"
+	exec 9>&-
 	echo "$QT_ACCEL"
 }
 # qt_timeout SECONDS: SECONDS (as needed under KVM) scaled for the
