@@ -510,3 +510,46 @@ int result_resume_step(const cJSON *cp, const char *step, cJSON *reps,
 	}
 	return k;
 }
+
+enum result_missing result_missing_cause(int prepare_error, int lost,
+					 int stopping)
+{
+	/* A client aborted in the prepare phase is also marked lost: the
+	 * prepare's own error says more. */
+	if (prepare_error)
+		return RESULT_MISSING_UNPREPARED;
+	if (lost)
+		return RESULT_MISSING_LOST;
+	return stopping ? RESULT_MISSING_STOPPED : RESULT_MISSING_LATE;
+}
+
+static const char *const result_missing_labels[RESULT_MISSING_N][2] = {
+	{ "agent lost during the step", "lost" },
+	{ "not prepared in time", "not prepared in time" },
+	{ "no result within the step's time limit",
+	  "over the step's time limit" },
+	{ "no result: the controller was stopped",
+	  "stopped with the controller" },
+};
+
+const char *result_missing_label(enum result_missing m)
+{
+	return result_missing_labels[m][0];
+}
+
+void result_incomplete_reason(char *buf, size_t len, const int *missing,
+			      int failed)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < RESULT_MISSING_N; i++) {
+		if (missing[i] <= 0)
+			continue;
+		snprintf(buf + off, len - off, "%d client(s) %s, ", missing[i],
+			 result_missing_labels[i][1]);
+		off += strlen(buf + off);
+	}
+	snprintf(buf + off, len - off, "%d record(s) failed", failed);
+}

@@ -1,7 +1,8 @@
 /* result.h: the controller's result model, apart from its orchestration:
  * merging the clients' workload records of one repeat (exact histogram
  * merge, counters and per-client rates summed), statistics over a step's
- * complete repeats, and the start-skew figures (docs/result-schema.md).
+ * complete repeats, the start-skew figures, and why a repeat lacks a
+ * client's result (docs/result-schema.md).
  * Pure functions of JSON in, JSON out: no sockets, no clocks. */
 #ifndef BB_RESULT_H
 #define BB_RESULT_H
@@ -141,6 +142,33 @@ void result_starts_note(struct result_starts *s, const cJSON *rec,
 /* The largest spread of start times within one workload that at least
  * two records share, in ns; -1 when no workload has two. */
 int64_t result_starts_skew(const struct result_starts *s);
+
+/* Why a client of a repeat gave no result (its entry's "error"). */
+enum result_missing {
+	RESULT_MISSING_LOST,		/* its agent went away */
+	RESULT_MISSING_UNPREPARED,	/* no "prepared" in the prepare limit */
+	RESULT_MISSING_LATE,		/* the step's time limit reached */
+	RESULT_MISSING_STOPPED,		/* the controller was stopped */
+	RESULT_MISSING_N
+};
+
+/* The cause, from what the controller knows of the client: an error in
+ * its prepare entry, its agent lost (connection gone, or replaced by a
+ * rejoin) during the step, the controller stopping; otherwise it was
+ * there and did not answer within the step's time limit. */
+enum result_missing result_missing_cause(int prepare_error, int lost,
+					 int stopping);
+
+/* The client entry's "error" for cause m ("agent lost during the step",
+ * "no result within the step's time limit", ...); a static string. */
+const char *result_missing_label(enum result_missing m);
+
+/* A repeat's "incomplete_reason" into buf (len bytes): the clients with
+ * no result per cause (missing[RESULT_MISSING_N]; a cause with none is
+ * left out), then the records that failed, e.g. "1 client(s) over the
+ * step's time limit, 0 record(s) failed". */
+void result_incomplete_reason(char *buf, size_t len, const int *missing,
+			      int failed);
 
 /* Adds doc's "skew" object: statistics of every repeat's skew_ns.launch
  * (launch_ns) and skew_ns.record (record_ns) over doc's steps; a figure

@@ -1364,7 +1364,8 @@ static void runner_wait(struct runner *r, struct runner_rep *rr)
 
 /* What collecting a repeat's results counted. */
 struct runner_tally {
-	int lost, failed, lclients;
+	int lost, failed, lclients;	/* lost: clients with no result */
+	int missing[RESULT_MISSING_N];	/* those per cause */
 	int64_t lmin, lmax;		/* launch times, controller clock */
 	struct result_starts starts;
 };
@@ -1428,19 +1429,24 @@ static void runner_collect_client(struct runner *r, struct runner_rep *rr,
 	cJSON *recs;
 
 	if (c->in_step || !res) {
-		const char *why = c->lost_in_step || c->state != RP_READY ?
-				  "agent lost during the step" :
-				  "no result before the deadline";
+		/* A client still there, in the step, with nothing to say
+		 * was cut at the step's time limit (runner_wait): not lost,
+		 * and the repeat's reason says which (the 150 run called
+		 * such a repeat "1 client(s) lost"). */
+		enum result_missing why = result_missing_cause(
+			cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetObjectItemCaseSensitive(ce,
+								 "prepare"),
+				"error") != NULL,
+			c->lost_in_step || c->state != RP_READY, *r->stop);
 
-		if (cJSON_GetObjectItemCaseSensitive(
-			    cJSON_GetObjectItemCaseSensitive(ce, "prepare"),
-			    "error"))
-			why = "not prepared in time";
-
-		cJSON_AddStringToObject(ce, "error", why);
-		runner_event(r, "client_missing", c->id, why);
+		cJSON_AddStringToObject(ce, "error",
+					result_missing_label(why));
+		runner_event(r, "client_missing", c->id,
+			     result_missing_label(why));
 		c->in_step = 0;
 		t->lost++;
+		t->missing[why]++;
 		return;
 	}
 	recs = cJSON_AddArrayToObject(ce, "records");
@@ -1520,7 +1526,8 @@ static int runner_collect(struct runner *r, struct runner_rep *rr,
 	complete = t.lost == 0 && t.failed == 0 && rr->part > 0;
 	cJSON_AddBoolToObject(rr->rep, "complete", complete);
 	if (!complete) {
-		snprintf(err, sizeof(err), "%d client(s) lost, %d record(s) failed", t.lost, t.failed);
+		result_incomplete_reason(err, sizeof(err), t.missing,
+					 t.failed);
 		cJSON_AddStringToObject(rr->rep, "incomplete_reason", err);
 		runner_event(r, "step_incomplete", NULL, err);
 		node_log("step %s incomplete: %s", r->cur_step, err);

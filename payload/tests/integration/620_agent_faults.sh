@@ -104,8 +104,9 @@ check "controller A did not wait for the lost client's result" \
 resA=$(ls "$RUN_DIR"/spool/results/faults-*ctl-a*.json)
 st='.steps[0]'
 check_eq "repeat 1 incomplete" "$(jq "$st.repeats[0].complete" "$resA")" false
-check "repeat 1 says why" jqt "$st.repeats[0].incomplete_reason |
-	test(\"1 client\")" "$resA"
+check "repeat 1 says why: a client lost, not over the time limit" jqt \
+	"$st.repeats[0].incomplete_reason | test(\"^1 client\\\\(s\\\\) lost, \")
+	 and (test(\"time limit\") | not)" "$resA"
 check_eq "repeat 2 complete, with the rejoined client" \
 	"$(jq "$st.repeats[1].complete, ($st.repeats[1].clients | length)" \
 	"$resA" | tr '\n' ' ')" "true 2 "

@@ -1,7 +1,7 @@
 /* test_result.c: the controller's result model (result.h) on records
  * written here: counters, errors and per-client rates summed, histograms
- * merged exactly, bad records refused whole, statistics over repeats, and
- * the start-skew figures. */
+ * merged exactly, bad records refused whole, statistics over repeats, the
+ * start-skew figures, and why a repeat missed a client's result. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -521,8 +521,62 @@ static void resume_cases(void)
 	cJSON_Delete(cp);
 }
 
+/* A repeat's missing clients: the cause from what the controller knows,
+ * its label, and the repeat's reason (a client cut at the step's time
+ * limit is not "lost"). */
+static void missing_cases(void)
+{
+	static const struct {
+		int prep, lost, stop;
+		const char *label, *reason;
+	} m[] = {
+		{ 0, 0, 0, "no result within the step's time limit",
+		  "1 client(s) over the step's time limit, 0 record(s) failed" },
+		{ 0, 1, 0, "agent lost during the step",
+		  "1 client(s) lost, 0 record(s) failed" },
+		{ 1, 1, 0, "not prepared in time",
+		  "1 client(s) not prepared in time, 0 record(s) failed" },
+		{ 0, 1, 1, "agent lost during the step",
+		  "1 client(s) lost, 0 record(s) failed" },
+		{ 0, 0, 1, "no result: the controller was stopped",
+		  "1 client(s) stopped with the controller, "
+		  "0 record(s) failed" },
+	};
+	int miss[RESULT_MISSING_N];
+	char why[200], name[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		enum result_missing c = result_missing_cause(m[i].prep,
+							     m[i].lost,
+							     m[i].stop);
+
+		memset(miss, 0, sizeof(miss));
+		miss[c] = 1;
+		result_incomplete_reason(why, sizeof(why), miss, 0);
+		snprintf(name, sizeof(name), "missing %zu: the client's error",
+			 i);
+		TAP_EQ_STR(result_missing_label(c), m[i].label, name);
+		snprintf(name, sizeof(name), "missing %zu: the repeat's reason",
+			 i);
+		TAP_EQ_STR(why, m[i].reason, name);
+	}
+	memset(miss, 0, sizeof(miss));
+	miss[RESULT_MISSING_LOST] = 2;
+	miss[RESULT_MISSING_LATE] = 1;
+	miss[RESULT_MISSING_STOPPED] = 1;
+	result_incomplete_reason(why, sizeof(why), miss, 3);
+	TAP_EQ_STR(why, "2 client(s) lost, 1 client(s) over the step's time "
+		   "limit, 1 client(s) stopped with the controller, 3 "
+		   "record(s) failed", "missing: causes side by side");
+	memset(miss, 0, sizeof(miss));
+	result_incomplete_reason(why, 30, miss, 1);
+	TAP_EQ_STR(why, "1 record(s) failed", "missing: records only");
+}
+
 int main(void)
 {
+	missing_cases();
 	exact_cases();
 	resume_cases();
 	merge_cases();
