@@ -7,7 +7,6 @@
 # counted by class with the run ending on time; sessions prepared behind
 # the agent's gate that the server closes before the start are opened
 # again at the start.
-# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"
@@ -165,23 +164,26 @@ for mode in silent garbage; do
 	check "$mode: ends on time" [ $(($(date +%s) - t0)) -le 5 ]
 done
 
-# --- prepared sessions the server closed before the start -----------------
+# --- sessions prepared behind the gate ------------------------------------
 # Behind an agent's gate (BENCHBOOT_GATE, docs/protocol.md) smtp greets
-# its sessions before it says ready; a server that says 421 and closes
-# them while the start is awaited gets new sessions at the start, counted
-# as any (the 421 of a session nobody used is not an error).
+# its sessions before it says ready (EHLO, or HELO after a 502), and each
+# sends MAIL first at the start; a server that says 421 and closes them
+# while the start is awaited gets new sessions at the start, counted as
+# any (the 421 of a session nobody used is not an error).
 cat >"$RUN_DIR/gate.py" <<'PY'
-# gate.py BENCHBOOT SERVERLOG ARGS...: smtp with a gate, the start 1 s
-# after it says ready, against a server that greets, answers EHLO, and
-# closes with 421 every session opened before the start; it prints the
+# gate.py BENCHBOOT SERVERLOG MODE ARGS...: smtp with a gate, the start
+# 1 s after it says ready, against a server that greets and then, MODE
+# 421, answers EHLO and closes with 421 every session opened before the
+# start, or, MODE helo, refuses EHLO (502) and takes HELO; it prints the
 # record, and the server writes "N PRE FIRST" per session to SERVERLOG
-# (PRE: opened before the start; FIRST: its first command after EHLO).
+# (PRE: opened before the start; FIRST: its first command after the
+# greeting's, "-" for one closed before any).
 import os, socket, struct, subprocess, sys, threading, time
 ls = socket.socket()
 ls.bind(("127.0.0.1", 0))
 ls.listen(16)
 start = threading.Event()
-log = open(sys.argv[2], "w")
+log, mode = open(sys.argv[2], "w"), sys.argv[3]
 def session(c, n):
     f, pre, first = c.makefile("rb"), not start.is_set(), None
     c.sendall(b"220 t ESMTP\r\n")
@@ -191,9 +193,11 @@ def session(c, n):
             first = v.decode()
             log.write("%d %d %s\n" % (n, pre, first))
             log.flush()
-        if v == b"EHLO":
+        if v == b"EHLO" and mode == "helo":
+            c.sendall(b"502 no\r\n")
+        elif v in (b"EHLO", b"HELO"):
             c.sendall(b"250-t\r\n250 PIPELINING\r\n")
-            if pre:
+            if pre and mode == "421":
                 time.sleep(0.3)
                 c.sendall(b"421 t closing\r\n")
                 log.write("%d 1 -\n" % n)
@@ -220,7 +224,7 @@ threading.Thread(target=serve, daemon=True).start()
 go_r, go_w = os.pipe()
 rd_r, rd_w = os.pipe()
 env = dict(os.environ, BENCHBOOT_GATE="%d,%d,5000" % (go_r, rd_w))
-p = subprocess.Popen(sys.argv[1].split() + sys.argv[3:] +
+p = subprocess.Popen(sys.argv[1].split() + sys.argv[4:] +
                      ["127.0.0.1:%d" % ls.getsockname()[1]], env=env,
                      pass_fds=(go_r, rd_w))
 os.close(go_r)
@@ -231,9 +235,18 @@ start.set()
 os.write(go_w, struct.pack("=q", time.time_ns() + 50000000))
 sys.exit(p.wait())
 PY
+f=$RUN_DIR/gatehelo.json
+python3 "$RUN_DIR/gate.py" "$BB" "$RUN_DIR/gatehelo.log" helo smtp --json \
+	-c 2 -d 1s --timeout 2s $FT >"$f"
+check_eq "prepared (HELO): both opened before the start, each MAIL first" \
+	"$(sort "$RUN_DIR/gatehelo.log" | awk '{ print $2, $3 }' | uniq -c |
+	awk '{ print $1, $2, $3 }')" "2 1 MAIL"
+check_eq "prepared (HELO): 2 sessions, mail, no error" \
+	"$(jf "$f" .counters.sessions '.counters.mails > 0' \
+	'[.errors[]] | add')" "2 true 0"
 f=$RUN_DIR/gate421.json
-python3 "$RUN_DIR/gate.py" "$BB" "$RUN_DIR/gate421.log" smtp --json -c 2 \
-	-d 1s --timeout 2s $FT >"$f"
+python3 "$RUN_DIR/gate.py" "$BB" "$RUN_DIR/gate421.log" 421 smtp --json \
+	-c 2 -d 1s --timeout 2s $FT >"$f"
 check_eq "closed while waiting: exits 0 with a result" "$?" 0
 check_eq "closed while waiting: both prepared before the start" \
 	"$(awk '$2 == 1' "$RUN_DIR/gate421.log" | wc -l)" 2
