@@ -170,7 +170,11 @@ done
 # sends MAIL first at the start; a server that says 421 and closes them
 # while the start is awaited gets new sessions at the start, counted as
 # any (the 421 of a session nobody used is not an error).
-cat >"$RUN_DIR/gate.py" <<'PY'
+# The same C on every architecture: run for the host's only (about 5 s).
+if [ -n "${TARGET_RUN:-}" ]; then
+	skip "the prepare gate cases run for the host ARCH only"
+else
+	cat >"$RUN_DIR/gate.py" <<'PY'
 # gate.py BENCHBOOT SERVERLOG MODE ARGS...: smtp with a gate, the start
 # 1 s after it says ready, against a server that greets and then, MODE
 # 421, answers EHLO and closes with 421 every session opened before the
@@ -235,26 +239,30 @@ start.set()
 os.write(go_w, struct.pack("=q", time.time_ns() + 50000000))
 sys.exit(p.wait())
 PY
-f=$RUN_DIR/gatehelo.json
-python3 "$RUN_DIR/gate.py" "$BB" "$RUN_DIR/gatehelo.log" helo smtp --json \
-	-c 2 -d 1s --timeout 2s $FT >"$f"
-check_eq "prepared (HELO): both opened before the start, each MAIL first" \
-	"$(sort "$RUN_DIR/gatehelo.log" | awk '{ print $2, $3 }' | uniq -c |
-	awk '{ print $1, $2, $3 }')" "2 1 MAIL"
-check_eq "prepared (HELO): 2 sessions, mail, no error" \
-	"$(jf "$f" .counters.sessions '.counters.mails > 0' \
-	'[.errors[]] | add')" "2 true 0"
-f=$RUN_DIR/gate421.json
-python3 "$RUN_DIR/gate.py" "$BB" "$RUN_DIR/gate421.log" 421 smtp --json \
-	-c 2 -d 1s --timeout 2s $FT >"$f"
-check_eq "closed while waiting: exits 0 with a result" "$?" 0
-check_eq "closed while waiting: both prepared before the start" \
-	"$(awk '$2 == 1' "$RUN_DIR/gate421.log" | wc -l)" 2
-check_eq "closed while waiting: 2 new sessions, mail, no error" \
-	"$(jf "$f" .counters.sessions '.counters.mails > 0' \
-	'[.errors[]] | add')" "2 true 0"
-check "closed while waiting: each new session goes on to MAIL" sh -c \
-	"awk '\$2 == 0' '$RUN_DIR/gate421.log' | grep -c ' MAIL\$' | grep -qx 2"
+	# gate MODE: gate.py's run, its record in $RUN_DIR/gateMODE.json.
+	gate() {
+		python3 "$RUN_DIR/gate.py" "$BB" "$RUN_DIR/gate$1.log" $1 \
+			smtp --json -c 2 -d 500ms --timeout 2s $FT \
+			>"$RUN_DIR/gate$1.json"
+	}
+	gate helo
+	check_eq "HELO: both opened before the start, each MAIL first" \
+		"$(sort "$RUN_DIR/gatehelo.log" | awk '{ print $2, $3 }' |
+		uniq -c | awk '{ print $1, $2, $3 }')" "2 1 MAIL"
+	check_eq "HELO: 2 sessions, mail, no error" \
+		"$(jf "$RUN_DIR/gatehelo.json" .counters.sessions \
+		'.counters.mails > 0' '[.errors[]] | add')" "2 true 0"
+	gate 421
+	check_eq "closed while waiting: exits 0 with a result" "$?" 0
+	check_eq "closed while waiting: both prepared before the start" \
+		"$(awk '$2 == 1' "$RUN_DIR/gate421.log" | wc -l)" 2
+	check_eq "closed while waiting: 2 new sessions, mail, no error" \
+		"$(jf "$RUN_DIR/gate421.json" .counters.sessions \
+		'.counters.mails > 0' '[.errors[]] | add')" "2 true 0"
+	check_eq "closed while waiting: each new session goes on to MAIL" \
+		"$(awk '$2 == 0 && $3 == "MAIL"' "$RUN_DIR/gate421.log" |
+		wc -l)" 2
+fi
 
 # --- --idle: a relay's late mail ------------------------------------------
 # Mail that first arrives after -d (a slow server's queue) is still
