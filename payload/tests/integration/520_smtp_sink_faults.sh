@@ -7,6 +7,7 @@
 # counted by class with the run ending on time; sessions prepared behind
 # the agent's gate that the server closes before the start are opened
 # again at the start.
+# harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"

@@ -5,6 +5,7 @@
 # never averaged in, the run goes on), the collector stopped during an
 # upload and restarted (the result arrives exactly once, intact), and the
 # controller restarted with a result in its spool.
+# harness: parallel
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/servers.sh"
 . "$(dirname "$0")/../lib/netns.sh"
