@@ -23,8 +23,10 @@
 # COMMAND @PORT@ is MariaDB's port, @CONNS@ the connections, @SECS@ the
 # seconds, @ROWS@ the table's rows (payload/bench/sql-uring.sh passes
 # the io_uring client's variants this way).
+# CONNS="16": other connection counts than "1 16".
 # Not a test: the figures depend on the machine and on what else runs.
 set -u
+conns=${CONNS:-1 16}
 secs=${1:-10}
 reps=${2:-3}
 [ $# -lt 2 ] || shift 2
@@ -127,7 +129,7 @@ for spec in "$@"; do
 	printf '%s\n' "${spec#*=}" >"$RUN_DIR/cmd.${spec%%=*}"
 done
 tools="benchboot ${bbb:+benchboot-b} sysbench sysbench-text$extra"
-for c in 1 16; do
+for c in $conns; do
 	# Each round starts one tool later (A B C D, B C D A, ...): the
 	# tool right after sysbench's text run meets a server still busy
 	# with it, which cost the first tool up to 3.8x in queries/s.
@@ -146,7 +148,7 @@ for c in 1 16; do
 done
 printf "%-14s %5s %10s %10s %8s %8s %8s\n" tool conns queries "q/s" cpu_s \
 	"us/query" "srv us/q"
-for c in 1 16; do
+for c in $conns; do
 	for tool in $tools; do
 		f=$RUN_DIR/res.$c.$tool
 		printf "%-14s %5d %10s %10s %8s %8s %8s\n" $tool $c \
@@ -176,7 +178,9 @@ done
 echo "# targets (issue 19): CPU per query <= 0.8 x sysbench's at 1," \
 	"<= 0.5 x at 16; server q/s >= sysbench's"
 echo "# per-run rows (tool conns queries q/s cpu_s us/query srv_us/q):"
-sed 's/^/#   /' "$RUN_DIR"/res.1 "$RUN_DIR"/res.16
+for c in $conns; do
+	sed 's/^/#   /' "$RUN_DIR/res.$c"
+done
 [ -z "$extra" ] || { echo "# the extra tools' own output:"
 	sed 's/^/#   /' "$RUN_DIR/extra.out"; }
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
