@@ -29,7 +29,7 @@ set -u
 conns=${CONNS:-1 16}
 secs=${1:-10}
 reps=${2:-3}
-[ $# -lt 2 ] || shift 2
+if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 for spec in "$@"; do
 	case $spec in
 	benchboot*=* | sysbench*=*)
@@ -97,7 +97,8 @@ one() {
 			"$RUN_DIR/cmd.$1")
 		s=$(date +%s.%N)
 		/usr/bin/time -f "%U %S" -o "$RUN_DIR/time" taskset -c 1 \
-			timeout $((secs + 60)) sh -c "$cmd" >"$RUN_DIR/x.out" 2>&1
+			timeout $((secs + 60)) sh -c "$cmd" \
+			>"$RUN_DIR/x.out" 2>&1
 		el=$(echo "$(date +%s.%N) $s" | awk '{print $1 - $2}')
 		sed "s/^/$1 $2: /" "$RUN_DIR/x.out" >>"$RUN_DIR/extra.out"
 		;;
@@ -170,9 +171,10 @@ for c in $conns; do
 	for tool in $extra; do
 		awk -v c=$c -v t=$tool '$1 == t {b = $6; bq = $4}
 			$1 == "sysbench" {s = $6; sq = $4}
-			END {printf "# %d conns: %s/sysbench CPU per query %.2f," \
-				" server q/s %.2f\n", c, t, s ? b / s : 0,
-				sq ? bq / sq : 0}' "$RUN_DIR/med.$c"
+			END {printf "# %d conns: %s/sysbench CPU per query" \
+				" %.2f, server q/s %.2f\n", c, t,
+				s ? b / s : 0, sq ? bq / sq : 0}' \
+			"$RUN_DIR/med.$c"
 	done
 done
 echo "# targets (issue 19): CPU per query <= 0.8 x sysbench's at 1," \
