@@ -980,20 +980,13 @@ static int report(const struct http_cfg *cfg, struct http_thread *ths,
 
 /* Thread i's clocks, schedule, epoll and timerfd. */
 static int setup_thread(struct http_cfg *cfg, struct http_thread *th,
-			unsigned i, uint64_t t0)
+			unsigned i)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
-	uint64_t rate_t = cfg->rate ? lg_share(cfg->rate, cfg->threads, i) : 0;
-	double interval = rate_t ? 1e9 / (double)rate_t : 0;
 
 	th->cfg = cfg;
 	th->id = i;
 	th->nconns = (unsigned)lg_share(cfg->conns, cfg->threads, i);
-	th->measure_start = t0 + cfg->warmup;
-	th->end = th->measure_start + cfg->duration;
-	/* Threads' schedules interleave instead of firing together. */
-	lg_pace_init(&th->pace, t0 + (uint64_t)(interval * i / cfg->threads),
-		     (double)rate_t);
 	th->epfd = epoll_create1(EPOLL_CLOEXEC);
 	th->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (th->epfd >= 0 && th->tfd >= 0 &&
@@ -1006,9 +999,31 @@ static int setup_thread(struct http_cfg *cfg, struct http_thread *th,
 	return 0;
 }
 
-/* Per-thread and per-connection memory, all allocated before the run. */
-static int setup_threads(struct http_cfg *cfg, struct http_thread *ths,
+/* The run's clock, once the start has come (t0): each thread's window
+ * and, open loop, its schedule. */
+static void time_threads(const struct http_cfg *cfg, struct http_thread *ths,
 			 uint64_t t0)
+{
+	uint64_t rate_t;
+	double interval;
+	unsigned i;
+
+	for (i = 0; i < cfg->threads; i++) {
+		rate_t = cfg->rate ? lg_share(cfg->rate, cfg->threads, i) : 0;
+		interval = rate_t ? 1e9 / (double)rate_t : 0;
+		ths[i].measure_start = t0 + cfg->warmup;
+		ths[i].end = ths[i].measure_start + cfg->duration;
+		/* Threads' schedules interleave instead of firing
+		 * together. */
+		lg_pace_init(&ths[i].pace,
+			     t0 + (uint64_t)(interval * i / cfg->threads),
+			     (double)rate_t);
+	}
+}
+
+/* Per-thread and per-connection memory, all allocated before the
+ * prepare phase. */
+static int setup_threads(struct http_cfg *cfg, struct http_thread *ths)
 {
 	uint32_t wcap = 2 * cfg->pipeline * cfg->ts.maxlen;
 	unsigned i, k, base = 0;
@@ -1017,7 +1032,7 @@ static int setup_threads(struct http_cfg *cfg, struct http_thread *ths,
 	for (i = 0; i < cfg->threads; i++) {
 		struct http_thread *th = &ths[i];
 
-		rc = setup_thread(cfg, th, i, t0);
+		rc = setup_thread(cfg, th, i);
 		if (rc != 0)
 			return rc;
 		for (k = 0; k < th->nconns; k++) {
@@ -1084,6 +1099,8 @@ static void free_threads(struct http_cfg *cfg, struct http_thread *ths)
 			close(th->epfd);
 		if (th->tfd > 0)
 			close(th->tfd);
+		if (cfg->curl)
+			http_curl_thread_free(th);
 	}
 	free(ths);
 }
@@ -1147,28 +1164,31 @@ static int http_run(struct http_cfg *cfg, const struct http_args *a,
 	ths = calloc(cfg->threads, sizeof(*ths));
 	if (!ths)
 		return util_err("http", ENOMEM, "no memory for %u threads", cfg->threads);
-	/* Started by an agent: the connections open now (socket engine),
-	 * the start is the controller's, the same on every client
-	 * (loadgen.h). */
+	rc = setup_threads(cfg, ths);
+	if (rc != 0) {
+		util_err("http", -rc, "cannot set up %u connections", cfg->conns);
+		lg_gate(0);
+		goto out;
+	}
+	/* Started by an agent: the connections open now, the start is the
+	 * controller's, the same on every client (loadgen.h).  libcurl's
+	 * are opened by a first request each (TLS included); without
+	 * keep-alive every request opens its own, so nothing is prepared. */
 	if (lg_gate_active() && !cfg->curl) {
 		pre = malloc(cfg->conns * sizeof(*pre));
 		if (pre)
 			http_preconnect(cfg, pre);
+	} else if (lg_gate_active() && cfg->keepalive) {
+		http_curl_prepare(cfg, ths);
 	}
 	rc = lg_gate(1);
 	if (rc != 0) {
-		util_err("http", -rc, "prepare gate: %s", rc == -ETIME ? "prepared after the start" : strerror(-rc));
-		free(ths);
-		free(pre);	/* the process ends: its fds close */
-		return rc;
+		util_err("http", -rc, "prepare gate: %s", lg_gate_strerror(rc));
+		goto out;	/* the process ends: pre's fds close */
 	}
 	t0 = util_mono_ns();
 	real0 = util_real_ns();
-	rc = setup_threads(cfg, ths, t0);
-	if (rc != 0) {
-		util_err("http", -rc, "cannot set up %u connections", cfg->conns);
-		goto out;
-	}
+	time_threads(cfg, ths, t0);
 	if (pre)
 		http_adopt(cfg, ths, pre);
 	rc = lg_threads_start(&lt, ths, sizeof(*ths), cfg->threads,

@@ -163,33 +163,111 @@ static void done(struct http_conn *c, CURLcode res, uint64_t now)
 }
 
 /* The thread's header list (-H lines, no keep-alive), its multi handle
- * and one easy handle per connection.  Returns 0 or -ENOMEM. */
-static int curl_thread_setup(struct http_thread *th,
-			     struct curl_slist **hdrs)
+ * and one easy handle per connection, unless it has them (made in the
+ * prepare phase).  Returns 0 or -ENOMEM. */
+static int curl_thread_setup(struct http_thread *th)
 {
 	const struct http_cfg *cfg = th->cfg;
-	struct curl_slist *l;
+	struct curl_slist *l, *hdrs = NULL;
 	unsigned i;
 	size_t k;
 
+	if (th->multi)
+		return 0;
 	for (k = 0; k < cfg->nheaders; k++) {
-		l = curl_slist_append(*hdrs, cfg->headers[k]);
+		l = curl_slist_append(hdrs, cfg->headers[k]);
 		if (l)
-			*hdrs = l;
+			hdrs = l;
 	}
-	if (!cfg->keepalive && (l = curl_slist_append(*hdrs,
+	if (!cfg->keepalive && (l = curl_slist_append(hdrs,
 						      "Connection: close")))
-		*hdrs = l;
+		hdrs = l;
+	th->curl_hdrs = hdrs;
 	th->multi = curl_multi_init();
 	if (!th->multi)
 		return -ENOMEM;
 	curl_multi_setopt(th->multi, CURLMOPT_MAXCONNECTS, (long)th->nconns);
 	for (i = 0; i < th->nconns; i++) {
 		th->conns[i].state = C_IDLE;
-		if (easy_setup(&th->conns[i], *hdrs) != 0)
+		if (easy_setup(&th->conns[i], hdrs) != 0)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* One round of the prepare phase on th: performs, takes the finished
+ * first requests (*left less, *ready more for a success), and waits up
+ * to wait_ms for more. */
+static void curl_prepare_round(struct http_thread *th, unsigned *left,
+			       unsigned *ready, int wait_ms)
+{
+	struct http_conn *c;
+	CURLMsg *msg;
+	long code;
+	int running, n;
+
+	curl_multi_perform(th->multi, &running);
+	while ((msg = curl_multi_info_read(th->multi, &n))) {
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE,
+				  (char **)&c);
+		code = 0;
+		curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &code);
+		if (msg->data.result == CURLE_OK && code > 0)
+			(*ready)++;
+		curl_multi_remove_handle(th->multi, c->easy);
+		c->state = C_IDLE;
+		(*left)--;
+	}
+	if (*left)
+		curl_multi_poll(th->multi, NULL, 0, wait_ms, NULL);
+}
+
+unsigned http_curl_prepare(struct http_cfg *cfg, struct http_thread *ths)
+{
+	uint64_t budget = lg_gate_budget_ns(cfg->timeout);
+	uint64_t end = util_mono_ns() + (budget < cfg->timeout ? budget :
+					 cfg->timeout);
+	/* Threads' multi handles are polled in turn: a short wait each. */
+	int wait_ms = cfg->threads > 10 ? 1 : (int)(10 / cfg->threads);
+	unsigned i, k, left = 0, ready = 0, tleft;
+	struct http_conn *c;
+
+	for (i = 0; i < cfg->threads; i++) {
+		if (curl_thread_setup(&ths[i]) != 0)
+			break;
+		for (k = 0; k < ths[i].nconns; k++) {
+			c = &ths[i].conns[k];
+			curl_easy_setopt(c->easy, CURLOPT_URL, cfg->urls[0]);
+			if (curl_multi_add_handle(ths[i].multi, c->easy) !=
+			    CURLM_OK)
+				continue;
+			c->state = C_OPEN;
+			left++;
+		}
+	}
+	while (left > 0 && util_mono_ns() < end)
+		for (i = 0; i < cfg->threads && ths[i].multi; i++) {
+			tleft = 0;
+			for (k = 0; k < ths[i].nconns; k++)
+				tleft += ths[i].conns[k].state == C_OPEN;
+			if (!tleft)
+				continue;
+			left -= tleft;
+			curl_prepare_round(&ths[i], &tleft, &ready, wait_ms);
+			left += tleft;
+		}
+	/* Not answered in time: dropped, opened again in the window. */
+	for (i = 0; i < cfg->threads && ths[i].multi; i++)
+		for (k = 0; k < ths[i].nconns; k++) {
+			c = &ths[i].conns[k];
+			if (c->state != C_OPEN)
+				continue;
+			curl_multi_remove_handle(ths[i].multi, c->easy);
+			c->state = C_IDLE;
+		}
+	return ready;
 }
 
 /* Performs until nothing completes: a perform that sends the next request
@@ -222,14 +300,12 @@ static uint64_t curl_thread_perform(struct http_thread *th)
 	return now;
 }
 
-/* Frees the easy handles, the multi handle and the header list. */
-static void curl_thread_cleanup(struct http_thread *th,
-				struct curl_slist *hdrs)
+void http_curl_thread_free(struct http_thread *th)
 {
 	struct http_conn *c;
 	unsigned i;
 
-	for (i = 0; i < th->nconns; i++) {
+	for (i = 0; th->conns && i < th->nconns; i++) {
 		c = &th->conns[i];
 		if (!c->easy)
 			continue;
@@ -240,18 +316,19 @@ static void curl_thread_cleanup(struct http_thread *th,
 	}
 	if (th->multi)
 		curl_multi_cleanup(th->multi);
-	curl_slist_free_all(hdrs);
+	th->multi = NULL;
+	curl_slist_free_all(th->curl_hdrs);
+	th->curl_hdrs = NULL;
 }
 
 void *http_curl_thread(void *arg)
 {
 	struct http_thread *th = arg;
 	const struct http_cfg *cfg = th->cfg;
-	struct curl_slist *hdrs = NULL;
 	uint64_t now, deadline;
 	unsigned i;
 
-	if (curl_thread_setup(th, &hdrs) != 0)
+	if (curl_thread_setup(th) != 0)
 		goto out;
 	now = util_mono_ns();
 	if (th->measure_start <= now)
@@ -284,6 +361,6 @@ void *http_curl_thread(void *arg)
 out:
 	th->stopped_at = util_mono_ns();
 	getrusage(RUSAGE_THREAD, &th->ru1);
-	curl_thread_cleanup(th, hdrs);
+	http_curl_thread_free(th);
 	return NULL;
 }

@@ -114,6 +114,7 @@ struct http_thread {
 	 * the nap before each wait (http.c, thread_nap). */
 	uint64_t rtt_avg;
 	void *multi;			/* curl engine: its CURLM */
+	void *curl_hdrs;		/* curl engine: its curl_slist */
 	struct http_stats st;
 	struct hist hist;
 	struct rusage ru0, ru1;
@@ -168,5 +169,20 @@ void http_begin_measure(struct http_thread *th);
 int http_curl_setup(struct http_cfg *cfg);
 void *http_curl_thread(void *arg);
 void http_curl_cleanup(struct http_cfg *cfg);
+
+/* The curl engine's prepare phase (behind an agent's gate, keep-alive):
+ * makes every thread's multi and easy handles now and has each easy
+ * handle take one request of the first URL, so that the window starts
+ * with its connections open (TLS handshakes done) in the thread's
+ * connection cache, where its requests find them.  Bounded by --timeout
+ * and the gate's budget; a request that fails or is not answered in
+ * time is dropped with its connection, which is then opened in the
+ * window and counted there as any.  Nothing it does is counted (the
+ * window's counters start at zero).  Returns the connections ready. */
+unsigned http_curl_prepare(struct http_cfg *cfg, struct http_thread *ths);
+
+/* Frees th's handles and header list if it still has them (a thread
+ * frees its own as it ends); safe to call twice. */
+void http_curl_thread_free(struct http_thread *th);
 
 #endif

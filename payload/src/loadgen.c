@@ -448,6 +448,15 @@ static int lg_gate_read(int fd, void *buf, size_t len)
 	return 0;
 }
 
+const char *lg_gate_strerror(int rc)
+{
+	if (rc == -ETIME)
+		return "prepared after the start";
+	if (rc == -ERANGE)
+		return "start time more than 60 s ahead (a broken gate)";
+	return strerror(-rc);
+}
+
 int lg_gate(int ok)
 {
 	char st = ok ? 'R' : 'F';
@@ -471,6 +480,10 @@ int lg_gate(int ok)
 	now = (int64_t)util_real_ns();
 	if (now > at + 100000000ll)
 		return -ETIME;
+	/* An agent's start is under a second ahead; one far off is a
+	 * broken gate (a wrong byte order), not a reason to sleep on. */
+	if (at > now + LG_GATE_MAX_AHEAD_NS)
+		return -ERANGE;
 	ts.tv_sec = at / 1000000000;
 	ts.tv_nsec = at % 1000000000;
 	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) ==

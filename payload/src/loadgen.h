@@ -241,7 +241,15 @@ unsigned lg_prepare_conns(const struct sockaddr *addr, socklen_t addrlen,
  * run is off (not prepared, or the agent closed the gate: the step was
  * aborted), -ETIME when the start had passed by more than 100 ms when
  * the preparation ended (a client that finished too late measures
- * another window), -EIO on a broken gate.  Called at most once. */
+ * another window), -ERANGE when it is more than LG_GATE_MAX_AHEAD_NS
+ * ahead, -EIO on a broken gate.  Called at most once. */
 int lg_gate(int ok);
+
+/* What lg_gate()'s rc means, for the workload's error line ("prepared
+ * after the start" for -ETIME, strerror's text for others); static. */
+const char *lg_gate_strerror(int rc);
+
+/* How far ahead a start may be (an agent's is under a second ahead). */
+#define LG_GATE_MAX_AHEAD_NS 60000000000ll
 
 #endif

@@ -1067,7 +1067,7 @@ static int smtp_run_threads(struct smtp_run *run, const struct smtp_args *a)
 		smtp_preopen(run, &pre);
 	rc = lg_gate(1);
 	if (rc != 0) {
-		util_err("smtp", -rc, "prepare gate: %s", rc == -ETIME ? "prepared after the start" : strerror(-rc));
+		util_err("smtp", -rc, "prepare gate: %s", lg_gate_strerror(rc));
 		free(thr);
 		free(pre.fds);	/* the process ends: its fds close */
 		free(pre.pre);

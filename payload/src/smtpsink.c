@@ -683,7 +683,7 @@ static int sink_serve(const struct sink_cfg *cfg, struct sink_thr *thr,
 			rc = 0;
 		if (rc != 0)
 			util_err("smtp-sink", -rc, "prepare gate: %s",
-				 strerror(-rc));
+				 lg_gate_strerror(rc));
 		else
 			sink_wait(cfg, thr, set);
 	}

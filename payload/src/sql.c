@@ -860,7 +860,7 @@ static uint64_t sql_go(struct sql_run *run, int failed, int *gate_rc)
 		if (*gate_rc == -ECANCELED && !failed)
 			util_err("sql", ETIMEDOUT, "prepare: %u of %u connections set up within %.0f s", done, run->conns, (double)lg_gate_budget_ns(0) / 1e9);
 		else if (*gate_rc != 0 && !failed)
-			util_err("sql", -*gate_rc, "prepare gate: %s", *gate_rc == -ETIME ? "prepared after the start" : strerror(-*gate_rc));
+			util_err("sql", -*gate_rc, "prepare gate: %s", lg_gate_strerror(*gate_rc));
 		failed |= *gate_rc != 0;
 	}
 	real0 = util_real_ns();

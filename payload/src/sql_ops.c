@@ -460,7 +460,7 @@ int sql_ops_run(const struct sql_target *tg, const char *table,
 	 * time when an agent runs us (loadgen.h). */
 	gate = lg_gate(rc == 0);
 	if (gate != 0 && rc == 0) {
-		util_err("sql", -gate, "prepare gate: %s", gate == -ETIME ? "prepared after the start" : strerror(-gate));
+		util_err("sql", -gate, "prepare gate: %s", lg_gate_strerror(gate));
 		x->err[SQL_E_PREPARE]++;
 		rc = gate;
 	}

@@ -66,6 +66,31 @@ for scheme in http https; do
 		  -gt 4050 ]
 done
 
+# Behind an agent's gate (issue 17 item 3) the curl engine opens its
+# keep-alive connections, TLS handshakes included, with one request each
+# before it says ready; the window then opens none.
+ngst() { curl -sf "http://127.0.0.1:$NGINX_PORT/nginx_status" |
+	awk 'NR == 3 { print $1, $3 }'; }
+set -- $(ngst)
+a0=$1 r0=$2
+python3 "$TOP/payload/tests/lib/gate.py" 1 \
+	"curl -sf http://127.0.0.1:$NGINX_PORT/nginx_status |
+	awk 'NR == 3 { print \$1, \$3 }' >'$RUN_DIR/ready.st'" "$BENCHBOOT" \
+	$BB http --json -t 2 -c 4 -d 1s --engine=curl -k \
+	"https://127.0.0.1:$TLS_PORT/index.html" >"$RUN_DIR/gated.json" \
+	2>"$RUN_DIR/gated.err"
+check_eq "gated https: exits 0" "$?" 0 ||
+	sed 's/^/# /' "$RUN_DIR/gated.err"
+set -- $(cat "$RUN_DIR/ready.st") $(ngst)
+f=$RUN_DIR/gated.json
+check_eq "gated https: 4 connections and 4 requests before the start" \
+	"$(($1 - a0 - 1)) $(($2 - r0 - 1))" "4 4"
+check_eq "gated https: no connection opened in the window" \
+	"$(($3 - $1 - 1)) $(j "$f" .counters.connections)" "0 0"
+check "gated https: requests counted ($(j "$f" .counters.requests))" \
+	[ "$(j "$f" .counters.requests)" -gt 0 ]
+check_eq "gated https: no errors" "$(j "$f" '[.errors[]] | add')" 0
+
 # https picks the curl engine by itself; without -k the self-signed
 # certificate fails verification: connect errors, paced.
 run verify -t 1 -c 2 -d 1s "https://127.0.0.1:$TLS_PORT/index.html"

@@ -149,7 +149,8 @@ static void test_gate(void)
 	static const struct {
 		const char *name;
 		int ok;		/* what the workload reports */
-		int go;		/* start: 1 now + 30 ms, -1 1 s ago, 0 EOF */
+		int go;		/* start: 1 now + 30 ms, -1 1 s ago, 0 EOF,
+				 * 2 an hour ahead */
 		int want;	/* lg_gate()'s return */
 		char st;	/* the byte the agent reads */
 	} c[] = {
@@ -157,6 +158,7 @@ static void test_gate(void)
 		{ "not prepared: cancelled, says F", 0, 1, -ECANCELED, 'F' },
 		{ "start 1 s gone: too late", 1, -1, -ETIME, 'R' },
 		{ "gate closed (aborted): cancelled", 1, 0, -ECANCELED, 'R' },
+		{ "start an hour ahead: refused", 1, 2, -ERANGE, 'R' },
 	};
 	size_t i;
 
@@ -180,7 +182,8 @@ static void test_gate(void)
 		snprintf(env, sizeof(env), "%d,%d,2500", go[0], ready[1]);
 		setenv("BENCHBOOT_GATE", env, 1);
 		now = (int64_t)util_real_ns();
-		at = c[i].go > 0 ? now + 30000000 : now - 1000000000;
+		at = c[i].go == 2 ? now + 3600000000000ll :
+		     c[i].go > 0 ? now + 30000000 : now - 1000000000;
 		if (c[i].go != 0 &&
 		    write(go[1], &at, sizeof(at)) != sizeof(at))
 			tap_ok(0, "gate: write");
