@@ -103,6 +103,10 @@ struct runner {
 	int nlocal_series;
 	struct series_rec *series;
 	size_t nseries, capseries;
+	/* The newest record's time of each source (sample, probe), 0
+	 * before its first: how far the series have come in. */
+	int64_t series_newest[SERIES_MAX];
+	int64_t rep_end;	/* controller clock the last load ended */
 	int64_t step_start;	/* controller clock of the current step */
 	char relay_to[96];	/* the sink the relay route was pointed at */
 	char cur_step[201];
@@ -123,6 +127,12 @@ struct runner {
 	cJSON *resume, *resumed;
 	time_t resume_mtime;
 };
+
+/* The server's producers' interval (`benchboot sample`'s default, the
+ * probe's second), and how long collecting a repeat waits past the end
+ * of its load for them to catch up (runner_series_settle). */
+#define RUNNER_SERIES_PERIOD_NS 1000000000ll
+#define RUNNER_SERIES_SETTLE_NS 3000000000ll
 
 /* How long a repeat's clients may run past its start, less the 60 s
  * margin: its warm-up and duration, as the suite wrote them when it was
@@ -232,9 +242,11 @@ static void runner_series_add(struct runner *r, const char *source,
 		r->series = ns;
 		r->capseries = nc;
 	}
+	i = strcmp(source, "probe") == 0;
+	if (at > r->series_newest[i])
+		r->series_newest[i] = at;
 	r->series[r->nseries].t = at;
-	r->series[r->nseries].source = strcmp(source, "probe") == 0 ?
-				       "probe" : "sample";
+	r->series[r->nseries].source = i ? "probe" : "sample";
 	r->series[r->nseries++].rec = rec;
 	return;
 drop:
@@ -881,10 +893,12 @@ static int runner_has_workload(const cJSON *workloads, const char *w)
 	return 0;
 }
 
-/* The series records inside [from, to] (controller clock), as
- * {"sample":[...],"probe":[...]}. */
+/* The series records of a load from from to end (controller clock), as
+ * {"sample":[...],"probe":[...]}: sampler readings (each stamped at the
+ * end of its interval) within [from, end + 1 s], probe seconds (each
+ * stamped at its start) within [from, end]. */
 static cJSON *runner_series_window(struct runner *r, int64_t from,
-				   int64_t to)
+				   int64_t end)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *sa = cJSON_AddArrayToObject(o, "sample");
@@ -893,10 +907,12 @@ static cJSON *runner_series_window(struct runner *r, int64_t from,
 
 	for (i = 0; i < r->nseries; i++) {
 		struct series_rec *s = &r->series[i];
+		int probe = strcmp(s->source, "probe") == 0;
 
-		if (s->t < from || s->t > to)
+		if (s->t < from ||
+		    s->t > end + (probe ? 0 : RUNNER_SERIES_PERIOD_NS))
 			continue;
-		cJSON_AddItemToArray(strcmp(s->source, "probe") == 0 ? pr : sa,
+		cJSON_AddItemToArray(probe ? pr : sa,
 				     cJSON_Duplicate(s->rec, 1));
 	}
 	return o;
@@ -1487,6 +1503,32 @@ static void runner_relay_note(struct runner_rep *rr)
 				rr->relay_sent - rr->relay_received);
 }
 
+/* Waits (servicing everyone) until the series window of a load that
+ * ended at end is whole (runner_series_window): until a sampler reading
+ * past end (the one that covers it) and a probe second past end - 1 s
+ * (the one it falls in) have come in.  A record arrives after the time
+ * it carries (a probe second is sent at its end), and the clients'
+ * results, on which collecting waits, come in right at the end, so this
+ * is up to about a second.  At most RUNNER_SERIES_SETTLE_NS past end;
+ * nothing to wait for from a producer that never sent a record (no
+ * agent of ours on the server). */
+static void runner_series_settle(struct runner *r, int64_t end)
+{
+	uint64_t until = util_mono_ns();
+	int64_t left = end + RUNNER_SERIES_SETTLE_NS - runner_now();
+	int64_t s, p;
+
+	until += left > 0 ? (uint64_t)left : 0;
+	while (util_mono_ns() < until && !*r->stop) {
+		s = r->series_newest[0];
+		p = r->series_newest[1];
+		if ((s == 0 || s > end) &&
+		    (p == 0 || p > end - RUNNER_SERIES_PERIOD_NS))
+			break;
+		runner_pump(r, 50);
+	}
+}
+
 /* Collect: every client's records merged into acc, the skew figures (a
  * skew needs two clients to be one), the server's series of the window,
  * and whether the repeat is complete.  Returns that. */
@@ -1511,7 +1553,8 @@ static int runner_collect(struct runner *r, struct runner_rep *rr,
 	rsk = result_starts_skew(&t.starts);
 	if (t.lclients >= 2 && rsk >= 0)
 		jnum_add(sk, "record", rsk);
-	sk = runner_series_window(r, rr->start, rr->end + 1000000000ll);
+	runner_series_settle(r, rr->end);
+	sk = runner_series_window(r, rr->start, rr->end);
 	/* Say it plainly when there are no server-side figures (no agent
 	 * of ours on the server, or its producers did not run). */
 	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sk,
@@ -1575,11 +1618,13 @@ static int runner_repeat(struct runner *r, const struct suite_step *st,
 	rr->repno = repno;
 	rr->rep = rep;
 	runner_rejoin(r);
+	r->rep_end = runner_now();
 	rc = runner_plan(r, rr);
 	if (rc == 0) {
 		runner_launch(r, rr);
 		runner_wait(r, rr);
 		rc = runner_collect(r, rr, acc);
+		r->rep_end = rr->end;
 	}
 	free(rr);
 	return rc;
@@ -1644,6 +1689,17 @@ static void runner_cooldown(struct runner *r, uint64_t ns)
 
 	while (util_mono_ns() < until && !*r->stop)
 		runner_pump(r, 50);
+}
+
+/* What is left of a cool-down of ns after the last repeat's load ended
+ * (collecting its results and series took some of it). */
+static uint64_t runner_cool_left(const struct runner *r, uint64_t ns)
+{
+	int64_t left = r->rep_end + (int64_t)ns - runner_now();
+
+	if (left <= 0)
+		return 0;
+	return (uint64_t)left < ns ? (uint64_t)left : ns;
 }
 
 /* Logs and records a skipped repeat in the step object so. */
@@ -1758,7 +1814,7 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 		}
 		result_merge_free(&acc);
 		runner_checkpoint(r);
-		runner_cooldown(r, st->cooldown_ns);
+		runner_cooldown(r, runner_cool_left(r, st->cooldown_ns));
 	}
 	cJSON_AddNumberToObject(so, "complete_repeats", ncomplete);
 	result_step_stats(cJSON_AddObjectToObject(so, "merged"),

@@ -214,6 +214,17 @@ if $BB help | grep -q '^  probe '; then
 	check "probe series attached to http-static" jqt "$st |
 		.repeats[0].series.probe | length >= 1" "$res"
 fi
+# Every repeat's window is whole: the controller waits for the
+# producers' records to come in (a probe second is sent at its end), so
+# it holds the 3 or more sampler readings of the load's 2.5 s and the
+# second after (1 s apart) and the 2 or more probe seconds that start in
+# the load.
+check "series: every window holds its sampler and probe readings" jqt \
+	'[.steps[].repeats[] | select(.complete) | .series |
+	  (.sample | length) >= 3 and (.probe | length) >= 2] | all' "$res"
+diag "series per window (sample, probe): $(jq -c '[.steps[].repeats[] |
+	select(.complete) | .series | [(.sample | length),
+	(.probe | length)]]' "$res")"
 # Start skew between the two clients, measured where they woke up.
 # The target is <= 1 ms; the median over steps is asserted (a loaded
 # 2-core CI machine can delay one wake-up), the maximum reported.  The
