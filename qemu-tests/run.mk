@@ -3,7 +3,8 @@
 # (default smoke); CLIENTS is the number of client VMs (default 2);
 # SUITE_SCALE=F multiplies every time of the suite by F (0.01-10), every
 # step, concurrency and repeat kept (benchboot.time_scale=).
-# SUITE_SET=A=1,B=2 sets suite variables (benchboot.set=, --set each).
+# SUITE_SET=A=1,B=2 sets suite variables (benchboot.set=, --set each);
+# without it an emulated server gets longer timeouts (RUN_EMU_SET, run.sh).
 # RUN_SERVER_ARCH=ppc64le boots the server VM from that architecture's
 # images (built first) with the x86_64 clients (docs/powerpc.md).
 # TARGET=ADDR: no server VM; a controller VM and the clients measure the
@@ -41,6 +42,8 @@ run: $(RUN_DEPS_STAMP) $(BENCHBOOT) $(VMLINUZ) $(INITRAMFS) \
 		$(if $(filter-out $(ARCH),$(RUN_SERVER_ARCH)),run-server-images)
 	$(Q)$(TEST_ENV) SUITE=$(SUITE) CLIENTS=$(CLIENTS) \
 		SUITE_SCALE=$(SUITE_SCALE) SUITE_SET=$(SUITE_SET) \
+		$(if $(filter undefined,$(origin RUN_EMU_SET)),,\
+			RUN_EMU_SET="$(RUN_EMU_SET)") \
 		TARGET=$(TARGET) \
 		RUN_SERVER_ARCH=$(RUN_SERVER_ARCH) qemu-tests/run.sh
 run-server-images:

@@ -47,5 +47,16 @@ secs=$(($(date +%s) - t0))
 run_result "make run" "$rc" "$QT_DIR/run.out" "$QT_DIR/run" \
 	"$secs s, $QT_ACCEL" || { tap_done; exit 1; }
 run_checks "$RUN_RESULT" "$QT_DIR/run.out" "$QT_DIR/run" 2
+# An emulated server gets the emulation timeouts unless SUITE_SET is
+# given (run.sh, RUN_EMU_SET), said on the terminal and in the result.
+if [ "$QT_ACCEL" = tcg ]; then
+	emu=http_timeout=10s,sql_timeout=60s,smtp_timeout=30s
+	check "tcg: run.sh says it gives the emulated server longer timeouts" \
+		grep -q "^run: emulated server: $emu" "$QT_DIR/run.out"
+	check "tcg: the result's suite.vars has them" jq -e \
+		'.suite.vars | .http_timeout == "10s" and
+		 .sql_timeout == "60s" and .smtp_timeout == "30s"' \
+		"$RUN_RESULT"
+fi
 diag "make run took $secs s ($QT_ACCEL)"
 tap_done
