@@ -6,6 +6,7 @@
 # domains), every path private, and the server kit to provision them.
 
 KT_KIT=$TOP/configs/kit/install.sh
+. "$TOP/payload/tests/lib/postfix.sh"
 
 # kt_missing: prints the first server program this host lacks (nothing
 # when it has them all).
@@ -49,25 +50,8 @@ CONF
 	# of /etc in the queue); a main.cf with no domains.
 	awk '/^[a-z0-9]/ && NF >= 8 { $5 = "n" } { print }' \
 		/etc/postfix/master.cf >"$KT_PF/master.cf"
-	cat >"$KT_PF/main.cf" <<CF
-compatibility_level = 3.6
-queue_directory = $KT_PF/queue
-data_directory = $KT_PF/data
-meta_directory = /etc/postfix
-mail_owner = postfix
-setgid_group = postdrop
-myhostname = kit-target.example
-mydestination =
-inet_interfaces = $KT_ADDR
-inet_protocols = ipv4
-mynetworks = 127.0.0.0/8
-alias_maps =
-alias_database =
-smtpd_tls_security_level = none
-smtp_tls_security_level = none
-maillog_file = $KT_PF/maillog
-maillog_file_prefixes = $KT_PF
-CF
+	postfix_private_cf "$KT_PF" "$KT_ADDR" kit-target.example \
+		>"$KT_PF/main.cf"
 	chown postfix "$KT_PF/data"
 	mariadb-install-db --no-defaults --user=root \
 		--datadir="$KT_DIR/mariadb/data" \

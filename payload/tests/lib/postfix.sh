@@ -10,6 +10,31 @@
 # Elsewhere than loopback (the agent chain's network namespaces): set
 # PF_ADDR (listen address), PF_PORT, PF_SINK_ADDR (where relay.test goes)
 # and PF_EXEC (a command prefix, e.g. "ip netns exec NS") first.
+# postfix_private_cf DIR ADDR HOSTNAME: the main.cf lines every private
+# instance shares (queue, data and log under DIR, listening on ADDR only,
+# no local delivery, aliases or TLS); the caller adds its own.
+postfix_private_cf() {
+	cat <<CF
+compatibility_level = 3.6
+queue_directory = $1/queue
+data_directory = $1/data
+meta_directory = /etc/postfix
+mail_owner = postfix
+setgid_group = postdrop
+myhostname = $3
+mydestination =
+inet_interfaces = $2
+inet_protocols = ipv4
+mynetworks = 127.0.0.0/8
+alias_maps =
+alias_database =
+smtpd_tls_security_level = none
+smtp_tls_security_level = none
+maillog_file = $1/maillog
+maillog_file_prefixes = $1
+CF
+}
+
 postfix_start() {
 	PF_DIR=$RUN_DIR/postfix
 	: "${PF_ADDR:=127.0.0.1}" "${PF_SINK_ADDR:=127.0.0.1}" "${PF_EXEC:=}"
@@ -19,20 +44,10 @@ postfix_start() {
 	chmod 755 "$RUN_DIR"
 	chown nobody:nogroup "$PF_DIR/mail"
 	chown postfix "$PF_DIR/data"
-	cat >"$PF_DIR/etc/main.cf" <<CF
-compatibility_level = 3.6
-queue_directory = $PF_DIR/queue
-data_directory = $PF_DIR/data
-meta_directory = /etc/postfix
-mail_owner = postfix
-setgid_group = postdrop
-myhostname = mx.bench.test
+	{ postfix_private_cf "$PF_DIR" "$PF_ADDR" mx.bench.test
+	cat <<CF
 mydomain = bench.test
 myorigin = bench.test
-mydestination =
-inet_interfaces = $PF_ADDR
-inet_protocols = ipv4
-mynetworks = 127.0.0.0/8
 smtpd_relay_restrictions = reject_unauth_destination
 smtpd_recipient_restrictions = check_recipient_access
 	inline:{ {defer.test=DEFER_IF_PERMIT}, {reject.test=REJECT} }
@@ -44,22 +59,17 @@ virtual_gid_maps = static:65534
 virtual_minimum_uid = 100
 relay_domains = relay.test, defer.test, reject.test
 transport_maps = inline:{ {relay.test=smtp:[$PF_SINK_ADDR]:$1} }
-alias_maps =
-alias_database =
 local_recipient_maps =
 smtp_dns_support_level = disabled
 smtp_host_lookup = native
-smtpd_tls_security_level = none
-smtp_tls_security_level = none
 biff = no
-maillog_file = $PF_DIR/maillog
-maillog_file_prefixes = $PF_DIR
 default_process_limit = 100
 smtpd_client_connection_count_limit = 0
 smtpd_error_sleep_time = 0
 smtpd_soft_error_limit = 100000
 smtpd_hard_error_limit = 100000
 CF
+	} >"$PF_DIR/etc/main.cf"
 	cat >"$PF_DIR/etc/master.cf" <<CF
 $PF_ADDR:$PF_PORT inet n - n - - smtpd
 pickup    unix  n       -       n       60      1       pickup
