@@ -8,14 +8,17 @@
  * (IOSQE_CQE_SKIP_SUCCESS).  -m: one multishot receive per connection
  * with a provided-buffer ring instead of a receive per query; -f: setup
  * flags, a comma list of coop (COOP_TASKRUN), single (SINGLE_ISSUER),
- * defer (DEFER_TASKRUN, implies single).  No timeouts, no error classes:
+ * defer (DEFER_TASKRUN, implies single).  -b: no io_uring, one
+ * connection, a blocking write and read per query (two system calls:
+ * the floor of any one-connection design, to set the epoll engine's
+ * three beside).  No timeouts, no error classes:
  * a failure ends it (exit 1).  payload/bench/sql-uring.sh builds it with
  * the payload's musl-gcc and static connector:
  *   S=out/x86_64/sysroot; cd payload; $S/bin/musl-gcc -O2 -static -Isrc \
  *     -I$S/include/mariadb -o /tmp/uring-sql bench/uring-sql.c \
  *     bench/uring_ring.c src/mysql_wire.c src/sql_conn.c src/util.c \
  *     $S/lib/libmariadbclient.a -lm
- *   uring-sql [-m] [-f FLAGS] HOST PORT USER PASSWORD DB ROWS CONNS SECS MINC
+ *   uring-sql [-b] [-m] [-f FLAGS] HOST PORT USER PASSWORD DB ROWS CONNS SECS MINC
  * Prints one line: queries, seconds, queries/s, CPU per query of the
  * measured loop (getrusage) and io_uring_enter calls per query. */
 #define _GNU_SOURCE
@@ -238,18 +241,63 @@ static unsigned parse_flags(const char *s)
 	return f;
 }
 
+/* The one output line: queries, seconds, queries/s, CPU per query and
+ * kernel entries per query (what, e.g. "enters"). */
+static void report(uint64_t queries, double el, double cpu, uint64_t calls,
+		   const char *what)
+{
+	printf("%llu queries in %.2fs, %.0f/s, cpu %.3f us/query, "
+	       "%.3f %s/query\n", (unsigned long long)queries, el,
+	       queries / el, cpu * 1e6 / queries, (double)calls / queries,
+	       what);
+}
+
+/* -b: one connection, write then read until the reply ends, SECS
+ * long.  Prints the line main() prints, with system calls per query
+ * in place of io_uring_enter calls. */
+static int run_blocking(struct conn *c, uint64_t secs)
+{
+	uint64_t queries = 0, calls = 0, t0 = now_ns(), end;
+	double cpu0 = cpu_s(), el;
+	ssize_t n;
+
+	end = t0 + secs * 1000000000ull;
+	while (now_ns() < end) {
+		mw_execute_arg(c->exec, sql_wl_rand(&c->rng) % rows + 1);
+		mw_expect(&c->mp, MW_EXECUTE);
+		c->busy = 1;
+		calls++;
+		if (write(c->fd, c->exec, MW_EXEC_LEN) != MW_EXEC_LEN)
+			die("write", errno);
+		do {
+			calls++;
+			n = read(c->fd, c->rbuf + c->rlen, RBUF - c->rlen);
+			if (n <= 0)
+				die("read", n ? errno : 0);
+			c->rlen += (uint32_t)n;
+		} while (!conn_parse(c));
+		queries++;
+	}
+	el = (now_ns() - t0) / 1e9;
+	report(queries, el, cpu_s() - cpu0, calls, "syscalls");
+	mysql_close(c->m);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned n, minc, flags = 0, inflight = 0, i;
 	uint64_t queries = 0, enters = 0, t0, end;
-	int multi = 0, stopping = 0, opt;
+	int multi = 0, stopping = 0, blocking = 0, opt;
 	struct conn *c;
 	double cpu0, el = 0;
 	struct sql_target tg;
 	char sql[64];
 
-	while ((opt = getopt(argc, argv, "mf:")) != -1) {
-		if (opt == 'm')
+	while ((opt = getopt(argc, argv, "bmf:")) != -1) {
+		if (opt == 'b')
+			blocking = 1;
+		else if (opt == 'm')
 			multi = 1;
 		else if (opt == 'f')
 			flags = parse_flags(optarg);
@@ -258,7 +306,7 @@ int main(int argc, char **argv)
 	}
 	argv += optind;
 	if (argc - optind != 9) {
-		fprintf(stderr, "usage: uring-sql [-m] [-f coop,single,defer]"
+		fprintf(stderr, "usage: uring-sql [-b] [-m] [-f coop,single,defer]"
 			" HOST PORT USER PASSWORD DB ROWS CONNS SECS MINC\n");
 		return 2;
 	}
@@ -274,8 +322,12 @@ int main(int argc, char **argv)
 	c = calloc(n, sizeof(*c));
 	if (!c)
 		die("out of memory", 0);
+	if (blocking && n != 1)
+		die("-b takes one connection", n);
 	for (i = 0; i < n; i++)
 		conn_open(&c[i], &tg, sql, i);
+	if (blocking)
+		return run_blocking(c, strtoull(argv[7], NULL, 10));
 	ring_open(4 * n < 8 ? 8 : 4 * n, flags, multi, n);
 	for (i = 0; i < n; i++) {
 		if (multi)
@@ -342,10 +394,7 @@ int main(int argc, char **argv)
 			cpu0 = cpu_s() - cpu0;
 		}
 	}
-	printf("%llu queries in %.2fs, %.0f/s, cpu %.3f us/query, "
-	       "%.3f enters/query\n", (unsigned long long)queries, el,
-	       queries / el, cpu0 * 1e6 / queries,
-	       (double)enters / queries);
+	report(queries, el, cpu0, enters, "enters");
 	close(R.fd);
 	for (i = 0; i < n; i++)
 		mysql_close(c[i].m);

@@ -5,7 +5,8 @@
 # SUITE_SET, as emulation is slow): one server VM, two client VMs, and the
 # result checked as 120_run_smoke checks smoke's (qemu-tests/run-checks.sh
 # with the default suite's steps), plus the time scale in the result and
-# its report.  Long (24-27 min under TCG at host load 2-5, 30 at 15-19):
+# its report.  Long (16 min under TCG on the quiet machine, 24-27 at
+# host load 2-5, 30 at 15-19):
 # `make test-long`; docs/run.md has its figures.
 . "$(dirname "$0")/../../lib.sh"
 qt_init
