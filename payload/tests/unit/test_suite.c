@@ -343,12 +343,13 @@ int main(void)
 		static const char *const files[] = {
 			"configs/suite/smoke.suite",
 			"configs/suite/default.suite",
+			"configs/suite/peak.suite",
 			"payload/tests/integration/suites/chain.suite",
 		};
 		const char *top = getenv("TOP");
 		char path[1024];
 
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 			snprintf(path, sizeof(path), "%s/%s", top ? top : ".",
 				 files[i]);
 			rc = suite_load(path, NULL, &s, err, sizeof(err));
