@@ -73,6 +73,40 @@ check "unix socket: statements were sent ($n)" [ "$n" -gt 100 ]
 check_eq "unix socket: Com_stmt_execute = statements" $((x1 - x0)) "$n"
 check_eq "unix socket: no errors" "$(j "$f" '[.errors[]] | add')" 0
 
+# --- point-select, one connection: the reply awaited in recv() ----------------
+# A thread's only connection blocks in recv() for each reply, with the
+# statement timeout as the receive timeout (docs/sql.md, "the
+# one-connection floor"): every execute answered, counted and timed; a
+# statement held up by another session's table lock is a timeout within
+# --timeout, and the run still ends on time.
+x0=$(st Com_stmt_execute)
+f=$RUN_DIR/ps-one.json
+$BB sql --workload=point-select -t 1 -c 1 -d 1s --rows 2000 $CONN 	--json >"$f"
+x1=$(st Com_stmt_execute)
+n=$(j "$f" .counters.statements)
+check "one connection: statements were sent ($n)" [ "$n" -gt 100 ]
+check_eq "one connection: Com_stmt_execute = statements" $((x1 - x0)) "$n"
+check_eq "one connection: one latency sample per statement, no errors" \
+	"$(j "$f" '.latency.count, ([.errors[]] | add)' | tr '\n' ' ')" "$n 0 "
+check "one connection: latencies measured (p50 > 0)" \
+	[ "$(j "$f" '.latency.p50 > 0')" = true ]
+echo "LOCK TABLES sbtest1 WRITE; SELECT SLEEP(4);" |
+	mariadb --no-defaults --socket="$MARIADB_SOCK" -uroot bench \
+	>/dev/null 2>&1 &
+lockpid=$!
+sleep 0.5
+f=$RUN_DIR/ps-one-locked.json
+t0=$(date +%s)
+$BB sql --workload=point-select -t 1 -c 1 -d 2s --timeout 1s --rows 2000 \
+	$CONN --json >"$f"
+check_eq "one connection, table locked: exits 0 with a result" "$?" 0
+t1=$(date +%s)
+wait $lockpid
+check "one connection, table locked: timeouts counted ($(j "$f" \
+	.errors.timeout))" [ "$(j "$f" .errors.timeout)" -gt 0 ]
+check "one connection, table locked: ends on time ($((t1 - t0)) s)" \
+	[ $((t1 - t0)) -le 5 ]
+
 # --- point-select, 16 connections on one thread ----------------------------
 # The closed loop naps between batches of replies here (docs/sql.md,
 # issue 19): every execute is still answered, counted and timed.
