@@ -13,8 +13,6 @@
 #include <unistd.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/timerfd.h>
 
 #include "loadgen.h"
@@ -45,8 +43,6 @@ struct ps_conn {
 	int prepared;		/* exec holds a valid statement id */
 	int set_up;		/* counted in run->setup_done */
 	int queued;		/* in the thread's ready ring */
-	int blocking;		/* socket made blocking (ps_block): 1;
-				 * could not be: -1 */
 	MYSQL *cret;
 	uint64_t t_start;	/* intended start of the statement */
 	uint64_t t_sent;	/* when the request (or connect) went out */
@@ -104,7 +100,6 @@ static void ps_close(struct ps_conn *c)
 	struct ps_thr *t = c->t;
 
 	sql_close_watched(t->ep, &c->fd, &c->m);
-	c->blocking = 0;
 	c->prepared = 0;
 	c->wleft = 0;
 	c->rlen = 0;
@@ -168,7 +163,7 @@ static int ps_send(struct ps_conn *c, const uint8_t *buf, uint32_t len)
 	c->t_sent = c->t->now;
 	c->rlen = 0;
 	for (;;) {
-		n = send(c->fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		n = write(c->fd, buf, len);
 		if (n == (ssize_t)len) {
 			c->wleft = 0;
 			return 0;
@@ -316,12 +311,9 @@ static void ps_reply(struct ps_conn *c, int rc)
 		ps_close(c);
 }
 
-/* Readable (or hung up): reads until a short read drained the socket.
- * wait: the first read waits for data (a blocking socket, ps_block);
- * every other read never does. */
-static void ps_readable(struct ps_conn *c, int wait)
+/* Readable (or hung up): reads until a short read drained the socket. */
+static void ps_readable(struct ps_conn *c)
 {
-	int flags = wait ? 0 : MSG_DONTWAIT;
 	size_t used;
 	ssize_t n;
 	size_t room;
@@ -329,12 +321,7 @@ static void ps_readable(struct ps_conn *c, int wait)
 
 	for (;;) {
 		room = SQL_PS_RBUF - c->rlen;
-		n = recv(c->fd, c->rbuf + c->rlen, room, flags);
-		if (wait) {	/* the clock the reply is timed by */
-			c->t->now = util_mono_ns();
-			wait = 0;
-		}
-		flags = MSG_DONTWAIT;
+		n = read(c->fd, c->rbuf + c->rlen, room);
 		if (n > 0) {
 			if (c->state != C_EXEC && c->state != C_PREPARE) {
 				/* The server speaks unasked only when it
@@ -400,36 +387,7 @@ static void ps_event(struct ps_conn *c, uint32_t ev)
 	    ps_send(c, c->wp, c->wleft) != 0)
 		return;
 	if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
-		ps_readable(c, 0);
-}
-
-/* One connection in a closed loop waits for each reply in recv() itself,
- * not in epoll_wait() and then recv(): two system calls a query, not
- * three (docs/sql.md, "the one-connection floor").  Its socket is made
- * blocking, with the statement timeout as the receive timeout; every
- * other read and write passes MSG_DONTWAIT, so nothing else can block.
- * Called for a thread's only connection; returns 1 when its next reply
- * is to be awaited that way. */
-static int ps_block(struct ps_conn *c)
-{
-	const struct ps_thr *t = c->t;
-	uint64_t tmo = t->run->timeout_ns;
-	struct timeval tv = { .tv_sec = (time_t)(tmo / 1000000000ULL),
-			      .tv_usec = (suseconds_t)(tmo % 1000000000ULL /
-						       1000) };
-	int fl;
-
-	if (t->run->rate || c->state != C_EXEC || c->wleft)
-		return 0;
-	if (c->blocking == 0) {
-		fl = fcntl(c->fd, F_GETFL);
-		c->blocking = fl >= 0 &&
-			      setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv,
-					 sizeof(tv)) == 0 &&
-			      fcntl(c->fd, F_SETFL, fl & ~O_NONBLOCK) == 0 ?
-			      1 : -1;
-	}
-	return c->blocking == 1;
+		ps_readable(c);
 }
 
 static void ps_exec(struct ps_conn *c, uint64_t t0)
@@ -613,14 +571,7 @@ static void ps_run(struct ps_thr *t)
 		if (t->going && t->rcount)
 			wait_ms = lg_pace_wait_ms(&t->pace, t->now,
 						  PS_TICK_NS / 1000000);
-		if (t->n == 1 && ps_block(&t->conns[0])) {
-			/* Back at once with the reply, or after the
-			 * timeout, which the tick then counts. */
-			ps_readable(&t->conns[0], 1);
-			n = 0;
-		} else {
-			n = ps_wait(t, evs, wait_ms);
-		}
+		n = ps_wait(t, evs, wait_ms);
 		/* The one clock read of this batch. */
 		t->now = util_mono_ns();
 		if (t->going && !t->stopping && t->now >= t->run->end_ns) {

@@ -73,12 +73,11 @@ check "unix socket: statements were sent ($n)" [ "$n" -gt 100 ]
 check_eq "unix socket: Com_stmt_execute = statements" $((x1 - x0)) "$n"
 check_eq "unix socket: no errors" "$(j "$f" '[.errors[]] | add')" 0
 
-# --- point-select, one connection: the reply awaited in recv() ----------------
-# A thread's only connection blocks in recv() for each reply, with the
-# statement timeout as the receive timeout (docs/sql.md, "the
-# one-connection floor"): every execute answered, counted and timed; a
-# statement held up by another session's table lock is a timeout within
-# --timeout, and the run still ends on time.
+# --- point-select, one connection ------------------------------------------
+# A thread with a single connection (the 1-connection figures of issue
+# 19): every execute answered, counted and timed; a statement held up by
+# another session's table lock is a timeout within --timeout, and the
+# run still ends on time.
 x0=$(st Com_stmt_execute)
 f=$RUN_DIR/ps-one.json
 $BB sql --workload=point-select -t 1 -c 1 -d 1s --rows 2000 $CONN 	--json >"$f"
