@@ -196,13 +196,15 @@ static int curl_thread_setup(struct http_thread *th)
 }
 
 /* One round of the prepare phase on th: performs, takes the finished
- * first requests (*left less, *ready more for a success), and waits up
- * to wait_ms for more. */
-static void curl_prepare_round(struct http_thread *th, unsigned *left,
-			       unsigned *ready, int wait_ms)
+ * first requests (*ready more for each success), and waits up to
+ * wait_ms for more while any is still running.  Returns how many
+ * finished. */
+static unsigned curl_prepare_round(struct http_thread *th, unsigned *ready,
+				   int wait_ms)
 {
 	struct http_conn *c;
 	CURLMsg *msg;
+	unsigned finished = 0;
 	long code;
 	int running, n;
 
@@ -218,10 +220,11 @@ static void curl_prepare_round(struct http_thread *th, unsigned *left,
 			(*ready)++;
 		curl_multi_remove_handle(th->multi, c->easy);
 		c->state = C_IDLE;
-		(*left)--;
+		finished++;
 	}
-	if (*left)
+	if (running)
 		curl_multi_poll(th->multi, NULL, 0, wait_ms, NULL);
+	return finished;
 }
 
 unsigned http_curl_prepare(struct http_cfg *cfg, struct http_thread *ths)
@@ -231,7 +234,7 @@ unsigned http_curl_prepare(struct http_cfg *cfg, struct http_thread *ths)
 					 cfg->timeout);
 	/* Threads' multi handles are polled in turn: a short wait each. */
 	int wait_ms = cfg->threads > 10 ? 1 : (int)(10 / cfg->threads);
-	unsigned i, k, left = 0, ready = 0, tleft;
+	unsigned i, k, left = 0, ready = 0;
 	struct http_conn *c;
 
 	for (i = 0; i < cfg->threads; i++) {
@@ -248,16 +251,8 @@ unsigned http_curl_prepare(struct http_cfg *cfg, struct http_thread *ths)
 		}
 	}
 	while (left > 0 && util_mono_ns() < end)
-		for (i = 0; i < cfg->threads && ths[i].multi; i++) {
-			tleft = 0;
-			for (k = 0; k < ths[i].nconns; k++)
-				tleft += ths[i].conns[k].state == C_OPEN;
-			if (!tleft)
-				continue;
-			left -= tleft;
-			curl_prepare_round(&ths[i], &tleft, &ready, wait_ms);
-			left += tleft;
-		}
+		for (i = 0; i < cfg->threads && ths[i].multi; i++)
+			left -= curl_prepare_round(&ths[i], &ready, wait_ms);
 	/* Not answered in time: dropped, opened again in the window. */
 	for (i = 0; i < cfg->threads && ths[i].multi; i++)
 		for (k = 0; k < ths[i].nconns; k++) {
