@@ -159,7 +159,9 @@ drain_to() {
 		for _t in $running; do
 			[ -e "$(log_of "$_t").rc" ] || _n=$((_n + 1))
 		done
-		[ $_n -le "$1" ] && return 0
+		# Reap again: a test that ended since the reap above must
+		# be reported before what runs next.
+		[ $_n -le "$1" ] && { reap; return 0; }
 		sleep 0.2
 	done
 }
