@@ -5,9 +5,9 @@
 # BusyBox modprobe finds them by name and by modalias.
 # MODULES_STRIP (empty: copy as they are) is the target's strip: each module
 # then loses its symbols no relocation needs, its BTF type data and its
-# signature, and is xz-compressed (NAME.ko.xz), which BusyBox's modprobe
-# unpacks as it loads it: only the modules a machine loads are ever
-# decompressed (docs/drivers.md, "Size and boot time").
+# signature.  They stay uncompressed: the archive's compression takes them
+# together (smaller than one by one with xz, and nothing for modprobe to
+# unpack at boot; docs/drivers.md, "Size and boot time").
 set -eu
 
 root=$1 kver=$2 list=$3 dest=$4
@@ -44,12 +44,10 @@ sort -u "$paths" | while read -r p; do
 		# does not require one (MODULE_SIG_FORCE unset) and only
 		# taints itself.  Gone too: the BTF types (for BPF tools) and
 		# the ORC unwind tables (an oops in a module shows a guessed
-		# call trace).  xz: CRC32 and a 1 MiB dictionary, as the
-		# kernel's own module compression (scripts/Makefile.modinst).
+		# call trace).
 		$MODULES_STRIP --strip-unneeded -R .BTF -R .comment \
 			-R .orc_unwind -R .orc_unwind_ip -R .rela.orc_unwind_ip \
 			-o "$out/$rel" "$p"
-		xz --check=crc32 --lzma2=preset=9e,dict=1MiB -T1 "$out/$rel"
 	else
 		cp "$p" "$out/$rel"
 	fi

@@ -16,7 +16,7 @@ ARCH_HOST_PACKAGES := gcc linux-libc-dev
 # Runs target binaries on the build host (empty: natively).
 TARGET_RUN :=
 # image/image.mk: the initramfs's benchboot is stripped, its modules
-# stripped and xz-compressed, and the archive zstd-compressed, to keep
+# stripped, and the archive zstd-compressed, to keep
 # kernel + initramfs in 12 MB (docs/drivers.md, "Size and boot time").
 IMAGE_STRIP := strip
 IMAGE_COMPRESS := zstd
