@@ -28,7 +28,6 @@ netns_docroot "$RUN_DIR/www"
 check "nginx in srv" netns_nginx srv 10.77.0.1 80 "$RUN_DIR/www" \
 	"$RUN_DIR/nginx"
 # hub-side end of a node's veth (netns_add names it from the address).
-hubif() { echo "h${NETNS_P}$(echo "$1" | awk -F. '{printf "%02x%02x", $3, $4}')"; }
 since() { echo $(( $(date +%s) - $1 )); }
 
 # --- a client's network cut mid-step, then restored ------------------
@@ -45,7 +44,7 @@ wait_for 30 grep -q "step http-static/c2/r1: 1 process" "$RUN_DIR/c2.log"
 sleep 1
 work=$(pgrep -P "$PID_c2" | head -1)
 check "c2's workload is running (pid ${work:-none})" test -n "$work"
-ip -n "${NETNS_P}hub" link set "$(hubif 10.77.0.12)" down
+netns_cable 10.77.0.12 down
 cut=$(date +%s)
 check "the controller marks c2 lost within 15 s" wait_for 15 grep -q \
 	"lost client c2" "$RUN_DIR/ctl.log"
@@ -56,7 +55,7 @@ check "c2 notices its controller gone within 15 s" wait_for 15 grep -q \
 diag "c2 noticed after $(since $cut) s"
 check "c2's workload was killed with the session" \
 	wait_for 5 sh -c "! kill -0 $work 2>/dev/null"
-ip -n "${NETNS_P}hub" link set "$(hubif 10.77.0.12)" up
+netns_cable 10.77.0.12 up
 check "c2 rejoins once the link is back" wait_for 30 grep -q \
 	"connected to controller" "$RUN_DIR/c2.log"
 wait "$CTL"

@@ -23,7 +23,6 @@ fi
 netns_hub && netns_add srv 10.77.0.1 && netns_add ctl 10.77.0.2 &&
 	netns_add c1 10.77.0.11 ||
 	{ not_ok "namespaces"; tap_done; exit 1; }
-hubif() { echo "h${NETNS_P}$(echo "$1" | awk -F. '{printf "%02x%02x", $3, $4}')"; }
 
 # The server under test: MariaDB behind a port that holds every
 # connection's greeting back 14 s, so the step prepares for that long.
@@ -47,7 +46,7 @@ check "c1 prepares the step" wait_for 30 grep -q \
 	"step sql-slow/r1: 3 process(es) preparing" "$RUN_DIR/c1.log"
 sleep 1
 # The controller's whole LAN goes silent (no FIN, no RST), then returns.
-ip -n "${NETNS_P}hub" link set "$(hubif 10.77.0.2)" down
+netns_cable 10.77.0.2 down
 sleep 11
 # The same step's http connections are open in the prepare phase (issue
 # 17 item 3), before any request: 4 established from c1 to port 80.
@@ -62,7 +61,7 @@ smtp=$(netns_exec c1 ss -Htni state established '( dport = :2525 )' |
 	     /^[0-9]/ { q = $1; next }
 	     q == 0 && v("bytes_sent") > 0 && v("bytes_received") > 0 { n++ }
 	     END { print n + 0 }')
-ip -n "${NETNS_P}hub" link set "$(hubif 10.77.0.2)" up
+netns_cable 10.77.0.2 up
 check_eq "c1's 4 http connections open while the step prepares" "$est" 4
 check_eq "c1's 3 smtp sessions greeted while the step prepares" "$smtp" 3
 check "the controller did not lose c1 in the 11 s" \

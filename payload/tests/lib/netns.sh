@@ -24,10 +24,14 @@ netns_hub() {
 	ip -n "${NETNS_P}hub" link set lo up
 }
 
+# netns_ifid ADDR: ADDR's last two bytes in hex, which name a node's
+# veth ends and make its MAC.
+netns_ifid() { echo "$1" | awk -F. '{printf "%02x%02x", $3, $4}'; }
+
 # netns_add NAME ADDR: namespace ${NETNS_P}NAME with eth0 = ADDR/16 on the
 # hub, plus lo.  The veth gets a fixed MAC from ADDR so ids are stable.
 netns_add() {
-	_nsi=$(echo "$2" | awk -F. '{printf "%02x%02x", $3, $4}')
+	_nsi=$(netns_ifid "$2")
 	ip netns add "$NETNS_P$1" || return 1
 	NETNS_NODES="$NETNS_NODES $1"
 	ip link add "h$NETNS_P$_nsi" type veth peer name "e$NETNS_P$_nsi" ||
@@ -35,6 +39,13 @@ netns_add() {
 	ip link set "h$NETNS_P$_nsi" netns "${NETNS_P}hub"
 	ip -n "${NETNS_P}hub" link set "h$NETNS_P$_nsi" master br0 up
 	netns_eth0 "$1" "$2" "e$NETNS_P$_nsi"
+}
+
+# netns_cable ADDR up|down: plugs in or pulls the cable of the node
+# netns_add put on the hub with ADDR (its veth's hub end).
+netns_cable() {
+	_nsi=$(netns_ifid "$1")
+	ip -n "${NETNS_P}hub" link set "h$NETNS_P$_nsi" "$2"
 }
 
 # netns_add_link NAME ADDR HOSTIF: namespace ${NETNS_P}NAME as netns_add
@@ -51,7 +62,7 @@ netns_add_link() {
 # with a MAC from ADDR's last two bytes, up, with lo and multicast.
 netns_eth0() {
 	_nsn=$1 _nsa=$2
-	_nsi=$(echo "$_nsa" | awk -F. '{printf "%02x%02x", $3, $4}')
+	_nsi=$(netns_ifid "$_nsa")
 	ip link set "$3" netns "$NETNS_P$_nsn" || return 1
 	ip -n "$NETNS_P$_nsn" link set "$3" name eth0
 	ip -n "$NETNS_P$_nsn" link set eth0 address "52:54:00:bb:${_nsi%??}:${_nsi#??}"

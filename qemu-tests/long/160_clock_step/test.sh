@@ -21,33 +21,13 @@ fi
 
 # Everything in a namespace: QEMU's user network maps the guest's
 # 10.0.2.2 to the namespace's loopback, and the controller's mDNS stays in.
-NS=bbclk$$
-pids=
-stop_all() {
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	qt_cleanup
-	ip netns del "$NS" 2>/dev/null
-}
-trap stop_all EXIT
-ip netns add "$NS" && ip -n "$NS" link set lo up ||
-	{ not_ok "namespace $NS"; tap_done; exit 1; }
-X="ip netns exec $NS"
-# jqe ARGS... FILE: jq -e, and FILE not empty (jq -e passes on no input).
-jqe() {
-	for f; do :; done
-	test -s "$f" && jq -e "$@" >/dev/null
-}
-poll() { # poll SECONDS CMD...: 0 once CMD succeeds within SECONDS
-	n=$(($1 * 5)); shift
-	while [ $n -gt 0 ]; do "$@" >/dev/null 2>&1 && return 0; sleep 0.2
-		n=$((n - 1)); done
-	return 1
-}
+qt_netns clk ||
+	{ not_ok "namespace $QT_NS"; tap_done; exit 1; }
 
 mkdir -p "$QT_DIR/www"
 head -c 4050 /dev/zero | tr '\0' x >"$QT_DIR/www/index.html"
 $X busybox httpd -f -p 8080 -h "$QT_DIR/www" &
-pids="$pids $!"
+QT_PIDS="$QT_PIDS $!"
 cat >"$QT_DIR/clock.suite" <<'SUITE'
 # One http step long enough to step the client's clock twice in it.
 suite clock
@@ -69,7 +49,7 @@ $X "$BENCHBOOT" agent --role=controller --id clk-ctl \
 	--set server=10.0.2.2 --target 10.0.2.2 --peers 1 \
 	--spool "$QT_DIR/spool" >"$QT_DIR/ctl.log" 2>&1 &
 ctl=$!
-pids="$pids $ctl"
+QT_PIDS="$QT_PIDS $ctl"
 
 # vm_boot NAME N APPEND [NIC-OPTIONS]: boot the image in QEMU in the
 # namespace, its console on a socket the test writes to (vm) and in the
@@ -102,13 +82,13 @@ vm_boot() {
 vm() { printf '%s\n' "$*" | socat - "UNIX-CONNECT:$SOCK" >/dev/null; }
 # steps ID FILE: the clock_step checks of host ID in result FILE.
 steps() {
-	check "$1: a clock_step forward, about an hour" jqe --arg id "$1" \
+	check "$1: a clock_step forward, about an hour" qt_jqe --arg id "$1" \
 		'[.events[] | select(.type == "clock_step" and .id == $id and
 		 (.detail | test("^forward:3[56][0-9][0-9]")))] | length == 1' "$2"
-	check "$1: and one back" jqe --arg id "$1" '[.events[] |
+	check "$1: and one back" qt_jqe --arg id "$1" '[.events[] |
 		select(.type == "clock_step" and .id == $id and
 		 (.detail | test("^back:3[56][0-9][0-9]")))] | length == 1' "$2"
-	check "$1: the step complete, its figures sane" jqe \
+	check "$1: the step complete, its figures sane" qt_jqe \
 		'.steps[0].repeats[0].complete == true and
 		 .steps[0].stats.http.requests_per_s.median > 0 and
 		 .steps[0].stats.http.p99_ns.median < 1000000000' "$2"
@@ -127,10 +107,10 @@ jump() {
 id=$(qt_macid 9)
 vm_boot client 9 "benchboot.role=client benchboot.controller=10.0.2.2" ||
 	{ tap_done; exit 1; }
-check "the client joins and the step starts" poll "$(qt_timeout 30)" \
+check "the client joins and the step starts" qt_poll "$(qt_timeout 30)" \
 	grep -q "step http/" "$QT_DIR/ctl.log"
 jump
-check "the controller finished" poll "$(qt_timeout 60)" sh -c \
+check "the controller finished" qt_poll "$(qt_timeout 60)" sh -c \
 	"! kill -0 $ctl 2>/dev/null"
 res=$(ls "$QT_DIR"/spool/results/clock-*.json 2>/dev/null | head -1)
 check "a result" test -n "$res"
@@ -142,22 +122,22 @@ qt_stop
 # result to a collector there); the client is the namespace's agent,
 # through a forwarded port; the server is 10.0.2.2 for both (the
 # namespace's loopback holds that address too).
-ip -n "$NS" addr add 10.0.2.2/32 dev lo
+ip -n "$QT_NS" addr add 10.0.2.2/32 dev lo
 cp "$QT_DIR/clock.suite" "$QT_DIR/www/"
 mkdir -p "$QT_DIR/collected"
 $X "$BENCHBOOT" collect --dir "$QT_DIR/collected" \
 	--listen 127.0.0.1:8081 --token tk >"$QT_DIR/collect.log" 2>&1 &
-pids="$pids $!"
+QT_PIDS="$QT_PIDS $!"
 $X "$BENCHBOOT" agent --role=client --id clk-cl --once \
 	--controller 127.0.0.1:7408 >"$QT_DIR/cl.log" 2>&1 &
-pids="$pids $!"
+QT_PIDS="$QT_PIDS $!"
 cid=$(qt_macid 10 controller)
 vm_boot controller 10 "benchboot.role=controller benchboot.suite=http://10.0.2.2:8080/clock.suite benchboot.target=10.0.2.2 benchboot.peers=1 benchboot.upload=http://10.0.2.2:8081/results/ benchboot.token=tk" \
 	",hostfwd=tcp:127.0.0.1:7408-:7407" || { tap_done; exit 1; }
-check "the namespace's client joins, the step starts" poll \
+check "the namespace's client joins, the step starts" qt_poll \
 	"$(qt_timeout 30)" grep -q "step http/" "$QT_DIR/cl.log"
 jump
-check "the result reaches the collector" poll "$(qt_timeout 60)" sh -c \
+check "the result reaches the collector" qt_poll "$(qt_timeout 60)" sh -c \
 	"ls '$QT_DIR'/collected/clock-*.json"
 res=$(ls "$QT_DIR"/collected/clock-*.json 2>/dev/null | head -1)
 steps "$cid" "$res"

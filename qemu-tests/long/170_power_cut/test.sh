@@ -22,29 +22,9 @@ if [ "$(id -u)" != 0 ] || ! command -v socat >/dev/null ||
 	tap_done
 	exit 0
 fi
-NS=bbcut$$
-pids=
-stop_all() {
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	qt_cleanup
-	ip netns del "$NS" 2>/dev/null
-}
-trap stop_all EXIT
-ip netns add "$NS" && ip -n "$NS" link set lo up &&
-	ip -n "$NS" addr add 10.0.2.2/32 dev lo ||
-	{ not_ok "namespace $NS"; tap_done; exit 1; }
-X="ip netns exec $NS"
-poll() { # poll SECONDS CMD...: 0 once CMD succeeds within SECONDS
-	n=$(($1 * 5)); shift
-	while [ $n -gt 0 ]; do "$@" >/dev/null 2>&1 && return 0; sleep 0.2
-		n=$((n - 1)); done
-	return 1
-}
-# jqe ARGS... FILE: jq -e, and FILE not empty (jq -e passes on no input).
-jqe() {
-	for f; do :; done
-	test -s "$f" && jq -e "$@" >/dev/null
-}
+qt_netns cut &&
+	ip -n "$QT_NS" addr add 10.0.2.2/32 dev lo ||
+	{ not_ok "namespace $QT_NS"; tap_done; exit 1; }
 
 stick=$QT_DIR/stick.img
 cp --sparse=always "$IMG" "$stick"
@@ -69,13 +49,13 @@ step http
 	run http -t 1 -c {conc} -d {duration} --warmup {warmup} http://{server}:8080/index.html
 SUITE
 $X busybox httpd -f -p 8080 -h "$QT_DIR/www" &
-pids="$pids $!"
+QT_PIDS="$QT_PIDS $!"
 $X "$BENCHBOOT" collect --dir "$QT_DIR/collected" \
 	--listen 127.0.0.1:8081 --token tk >"$QT_DIR/collect.log" 2>&1 &
-pids="$pids $!"
+QT_PIDS="$QT_PIDS $!"
 $X "$BENCHBOOT" agent --role=client --id cut-cl \
 	--controller 127.0.0.1:7408 >"$QT_DIR/cl.log" 2>&1 &
-pids="$pids $!"
+QT_PIDS="$QT_PIDS $!"
 
 # boot NAME [PARAMS]: the controller VM from the stick, its monitor on a
 # socket (for the power cut).
@@ -93,7 +73,7 @@ QT_WRAP=$X boot first
 qt_ready controller "$id" 60 || { tap_done; exit 1; }
 check "first boot: the spool is on the stick" \
 	grep -q "results partition .* mounted on /results" "$QT_LOG"
-check "first boot: repeat 1 done, repeat 2 running" poll \
+check "first boot: repeat 1 done, repeat 2 running" qt_poll \
 	"$(qt_timeout 60)" grep -q "step http/c2/r2" "$QT_DIR/cl.log"
 sleep 2
 echo quit | socat - "UNIX-CONNECT:$QT_DIR/first.mon" >/dev/null
@@ -103,7 +83,7 @@ cp=$(mdir -b -i "$S" ::spool/partial 2>/dev/null | grep '\.json$' |
 check "the checkpoint is in the image file" test -n "$cp"
 mtype -i "$S" "$cp" >"$QT_DIR/checkpoint.json" 2>/dev/null
 cid=$(jq -r .id "$QT_DIR/checkpoint.json" 2>/dev/null)
-check "it holds repeat 1, marked partial" jqe \
+check "it holds repeat 1, marked partial" qt_jqe \
 	'.partial == true and (.steps[0].repeats | length) == 1' \
 	"$QT_DIR/checkpoint.json"
 check "nothing reached the collector" test ! -e \
@@ -111,9 +91,9 @@ check "nothing reached the collector" test ! -e \
 
 QT_WRAP=$X boot second benchboot.poweroff=1
 qt_ready controller "$id" 60 || { tap_done; exit 1; }
-check "second boot: the checkpoint uploaded" poll "$(qt_timeout 30)" \
+check "second boot: the checkpoint uploaded" qt_poll "$(qt_timeout 30)" \
 	test -e "$QT_DIR/collected/$cid.json"
-check "marked partial and interrupted, with repeat 1" jqe \
+check "marked partial and interrupted, with repeat 1" qt_jqe \
 	'.partial == true and (.interrupted | test("stopped before")) and
 	 (.steps[0].repeats | length) == 1' "$QT_DIR/collected/$cid.json"
 check "the second boot's own run ends, the VM powers off" \
@@ -135,7 +115,7 @@ S="$stick@@$off"
 n0=$(wc -l <"$QT_DIR/cl.log")
 QT_WRAP=$X boot third benchboot.run_id=cut-r1
 qt_ready controller "$id" 60 || { tap_done; exit 1; }
-check "third boot (run id): repeat 1 done, repeat 2 running" poll \
+check "third boot (run id): repeat 1 done, repeat 2 running" qt_poll \
 	"$(qt_timeout 90)" sh -c \
 	"tail -n +$((n0 + 1)) '$QT_DIR/cl.log' | grep -q 'step http/c2/r2'"
 sleep 2
@@ -148,7 +128,7 @@ qt_ready controller "$id" 60 || { tap_done; exit 1; }
 check "fourth boot: the run ends, the VM powers off" \
 	qt_exited "$(qt_timeout 120)"
 check "one whole result with the run id: repeat 1 resumed, 2 run again" \
-	jqe '(.partial | not) and (.interrupted | not) and
+	qt_jqe '(.partial | not) and (.interrupted | not) and
 	 [.steps[0].repeats[] | [.repeat, .resumed]] == [[1,true],[2,null]] and
 	 (.resumed.repeats | length) == 1' "$QT_DIR/collected/cut-r1.json"
 check_eq "stored exactly once" \
