@@ -47,9 +47,12 @@ EOC
 ip netns exec "$dhcp" "$BUSYBOX" udhcpd -f "$QT_DIR/udhcpd.conf" \
 	>"$QT_DIR/udhcpd.log" 2>&1 &
 QT_PIDS="$QT_PIDS $!"
-in_lab "$TOP/netboot/serve" br0 --tree "$NB" --http-port 8080 \
-	>"$QT_DIR/serve.log" 2>&1 &
-QT_PIDS="$QT_PIDS $!"
+# Not through in_lab: a function run in the background is a subshell,
+# and killing it left serve, its dnsmasq and its httpd running.
+ip netns exec "$lab" "$TOP/netboot/serve" br0 --tree "$NB" \
+	--http-port 8080 >"$QT_DIR/serve.log" 2>&1 &
+serve=$!
+QT_PIDS="$QT_PIDS $serve"
 if wait_for_serve() { grep -q 'started, version' "$QT_DIR/serve.log"; } &&
 	n=0 && while ! wait_for_serve && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done &&
 	wait_for_serve; then
@@ -93,4 +96,14 @@ if qt_ready client "$(qt_macid 13)" 60; then
 		grep -q "sent .*/bootx64.efi to" "$QT_DIR/serve.log"
 fi
 qt_stop
+
+# A lab admin stops serve with Ctrl-C or kill: nothing of it may stay.
+kids=$(pgrep -P "$serve" | tr '\n' ' ')
+kill "$serve"
+gone() {
+	for p in $serve $kids; do kill -0 "$p" 2>/dev/null && return 1; done
+	return 0
+}
+stops() { [ "$(echo $kids | wc -w)" = 2 ] && qt_poll 5 gone; }
+check "serve: TERM stops it, its dnsmasq and its httpd within 5 s" stops
 tap_done
