@@ -66,17 +66,6 @@ qt_cleanup() {
 	QT_PIDS=
 }
 
-# qt_netns NAME: a network namespace of the test's own, bb NAME PID, with
-# lo up (QT_NS; X="ip netns exec $QT_NS" runs a command in it), deleted
-# on exit after qt_cleanup has killed QT_PIDS: a test adds what it starts
-# in the namespace to QT_PIDS.  Returns non-zero when it cannot be made.
-qt_netns() {
-	QT_NS=bb$1$$
-	X="ip netns exec $QT_NS"
-	trap 'qt_cleanup; ip netns del "$QT_NS" 2>/dev/null' EXIT
-	ip netns add "$QT_NS" && ip -n "$QT_NS" link set lo up
-}
-
 # qt_poll SECONDS CMD...: 0 once CMD succeeds within SECONDS (tried five
 # times a second, its output dropped), 1 if it never does.
 qt_poll() {
@@ -88,14 +77,6 @@ qt_poll() {
 		n=$((n - 1))
 	done
 	return 1
-}
-
-# qt_jqe ARGS... FILE: jq -e ARGS on FILE, and FILE not empty (jq -e
-# passes on no input).
-qt_jqe() {
-	local f
-	for f; do :; done
-	test -s "$f" && jq -e "$@" >/dev/null
 }
 
 # qt_need FILE...: stop with a clear message (and a failure) when an

@@ -9,6 +9,7 @@
 # the step's figures stay sane (deadlines are monotonic).  make test-long:
 # 142 s under software emulation (TCG, a loaded 2-core host), 13 cases.
 . "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../lib.sh"
 qt_init
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"
 BENCHBOOT=${BENCHBOOT:-$O/$ARCH/bin/benchboot}

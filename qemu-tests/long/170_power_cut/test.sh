@@ -12,6 +12,7 @@
 # in a network namespace of the test's, QEMU too.  make test-long: 23
 # cases, 293 s under software emulation (TCG, a loaded 2-core host).
 . "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../lib.sh"
 qt_init
 IMG=$IMAGES/benchboot-$ARCH.img
 BENCHBOOT=${BENCHBOOT:-$O/$ARCH/bin/benchboot}
