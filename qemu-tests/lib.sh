@@ -66,19 +66,6 @@ qt_cleanup() {
 	QT_PIDS=
 }
 
-# qt_poll SECONDS CMD...: 0 once CMD succeeds within SECONDS (tried five
-# times a second, its output dropped), 1 if it never does.
-qt_poll() {
-	local n=$(($1 * 5))
-	shift
-	while [ $n -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.2
-		n=$((n - 1))
-	done
-	return 1
-}
-
 # qt_need FILE...: stop with a clear message (and a failure) when an
 # image or firmware file is missing.
 qt_need() {

@@ -6,6 +6,9 @@
 # server, and reach READY.
 . "$(dirname "$0")/../lib.sh"
 qt_init
+# wait_for (servers.sh), its data under QT_DIR.
+RUN_DIR=$QT_DIR
+. "$TOP/payload/tests/lib/servers.sh"
 NB=$IMAGES/netboot
 qt_need "$NB/pxelinux.0" "$OVMF_CODE" "$OVMF_VARS" "$BUSYBOX"
 
@@ -104,6 +107,6 @@ gone() {
 	for p in $serve $kids; do kill -0 "$p" 2>/dev/null && return 1; done
 	return 0
 }
-stops() { [ "$(echo $kids | wc -w)" = 2 ] && qt_poll 5 gone; }
+stops() { [ "$(echo $kids | wc -w)" = 2 ] && wait_for 5 gone; }
 check "serve: TERM stops it, its dnsmasq and its httpd within 5 s" stops
 tap_done

@@ -11,6 +11,9 @@
 . "$(dirname "$0")/../../lib.sh"
 . "$(dirname "$0")/../lib.sh"
 qt_init
+# wait_for (servers.sh), its data under QT_DIR.
+RUN_DIR=$QT_DIR
+. "$TOP/payload/tests/lib/servers.sh"
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"
 BENCHBOOT=${BENCHBOOT:-$O/$ARCH/bin/benchboot}
 qt_need "$BENCHBOOT"
@@ -108,10 +111,10 @@ jump() {
 id=$(qt_macid 9)
 vm_boot client 9 "benchboot.role=client benchboot.controller=10.0.2.2" ||
 	{ tap_done; exit 1; }
-check "the client joins and the step starts" qt_poll "$(qt_timeout 30)" \
+check "the client joins and the step starts" wait_for "$(qt_timeout 30)" \
 	grep -q "step http/" "$QT_DIR/ctl.log"
 jump
-check "the controller finished" qt_poll "$(qt_timeout 60)" sh -c \
+check "the controller finished" wait_for "$(qt_timeout 60)" sh -c \
 	"! kill -0 $ctl 2>/dev/null"
 res=$(ls "$QT_DIR"/spool/results/clock-*.json 2>/dev/null | head -1)
 check "a result" test -n "$res"
@@ -135,10 +138,10 @@ QT_PIDS="$QT_PIDS $!"
 cid=$(qt_macid 10 controller)
 vm_boot controller 10 "benchboot.role=controller benchboot.suite=http://10.0.2.2:8080/clock.suite benchboot.target=10.0.2.2 benchboot.peers=1 benchboot.upload=http://10.0.2.2:8081/results/ benchboot.token=tk" \
 	",hostfwd=tcp:127.0.0.1:7408-:7407" || { tap_done; exit 1; }
-check "the namespace's client joins, the step starts" qt_poll \
+check "the namespace's client joins, the step starts" wait_for \
 	"$(qt_timeout 30)" grep -q "step http/" "$QT_DIR/cl.log"
 jump
-check "the result reaches the collector" qt_poll "$(qt_timeout 60)" sh -c \
+check "the result reaches the collector" wait_for "$(qt_timeout 60)" sh -c \
 	"ls '$QT_DIR'/collected/clock-*.json"
 res=$(ls "$QT_DIR"/collected/clock-*.json 2>/dev/null | head -1)
 steps "$cid" "$res"

@@ -14,6 +14,9 @@
 . "$(dirname "$0")/../../lib.sh"
 . "$(dirname "$0")/../lib.sh"
 qt_init
+# wait_for (servers.sh), its data under QT_DIR.
+RUN_DIR=$QT_DIR
+. "$TOP/payload/tests/lib/servers.sh"
 IMG=$IMAGES/benchboot-$ARCH.img
 BENCHBOOT=${BENCHBOOT:-$O/$ARCH/bin/benchboot}
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz" "$IMG" "$BENCHBOOT"
@@ -74,7 +77,7 @@ QT_WRAP=$X boot first
 qt_ready controller "$id" 60 || { tap_done; exit 1; }
 check "first boot: the spool is on the stick" \
 	grep -q "results partition .* mounted on /results" "$QT_LOG"
-check "first boot: repeat 1 done, repeat 2 running" qt_poll \
+check "first boot: repeat 1 done, repeat 2 running" wait_for \
 	"$(qt_timeout 60)" grep -q "step http/c2/r2" "$QT_DIR/cl.log"
 sleep 2
 echo quit | socat - "UNIX-CONNECT:$QT_DIR/first.mon" >/dev/null
@@ -92,7 +95,7 @@ check "nothing reached the collector" test ! -e \
 
 QT_WRAP=$X boot second benchboot.poweroff=1
 qt_ready controller "$id" 60 || { tap_done; exit 1; }
-check "second boot: the checkpoint uploaded" qt_poll "$(qt_timeout 30)" \
+check "second boot: the checkpoint uploaded" wait_for "$(qt_timeout 30)" \
 	test -e "$QT_DIR/collected/$cid.json"
 check "marked partial and interrupted, with repeat 1" qt_jqe \
 	'.partial == true and (.interrupted | test("stopped before")) and
@@ -116,7 +119,7 @@ S="$stick@@$off"
 n0=$(wc -l <"$QT_DIR/cl.log")
 QT_WRAP=$X boot third benchboot.run_id=cut-r1
 qt_ready controller "$id" 60 || { tap_done; exit 1; }
-check "third boot (run id): repeat 1 done, repeat 2 running" qt_poll \
+check "third boot (run id): repeat 1 done, repeat 2 running" wait_for \
 	"$(qt_timeout 90)" sh -c \
 	"tail -n +$((n0 + 1)) '$QT_DIR/cl.log' | grep -q 'step http/c2/r2'"
 sleep 2
