@@ -155,7 +155,7 @@ TESTS := $(UNIT_BINS) $(INTEGRATION_TESTS) $(QEMU_TESTS)
 TEST_PREREQS := all unit-tests $(if $(TARGET_RUN),,fuzzers)
 TEST_ENV := O=$(O) OUT=$(OUT) ARCH=$(ARCH) BENCHBOOT=$(BENCHBOOT) \
 	BUSYBOX=$(BUSYBOX) IMAGES=$(IMAGES) PAYLOAD_BUILD=$(PAYLOAD_BUILD) \
-	TARGET_RUN="$(TARGET_RUN)" TOP=$(TOP)
+	TARGET_RUN="$(TARGET_RUN)" TOP=$(TOP) NM=$(CROSS_COMPILE)nm
 
 # `make test` tests every architecture the tree builds, the host's first,
 # then each cross ARCH (its programs under qemu-user, its images under

@@ -1,5 +1,7 @@
 # payload/payload.mk: the multi-call binary `benchboot`, its unit tests and
-# fuzz targets.  Every payload/src/*.c is a module; main.c dispatches.
+# fuzz targets.  Every .c under payload/src/ (its subsystem folders, not
+# sysmon/os/, the other systems' backends) is a module; core/main.c
+# dispatches.
 
 BENCHBOOT_VERSION := 0.1.0
 BENCHBOOT := $(OUT)/bin/benchboot
@@ -18,10 +20,11 @@ PAYLOAD_LDLIBS := -lcurl -lmbedtls -lmbedx509 -lmbedcrypto \
 	-lmariadbclient -lcjson -lpthread -lm
 PAYLOAD_DEPLIBS := $(CURL_LIB) $(MARIADB_LIB) $(CJSON_LIB) $(SYSROOT_HEADERS)
 
-PAYLOAD_SRCS := $(sort $(wildcard payload/src/*.c))
+PAYLOAD_SRCS := $(sort $(filter-out payload/src/sysmon/os/%,\
+	$(shell find payload/src -name '*.c')))
 PAYLOAD_OBJS := $(PAYLOAD_SRCS:payload/src/%.c=$(PAYLOAD_BUILD)/%.o)
 # Everything but main(): what unit tests link against.
-PAYLOAD_LIB_OBJS := $(filter-out %/main.o,$(PAYLOAD_OBJS))
+PAYLOAD_LIB_OBJS := $(filter-out %/core/main.o,$(PAYLOAD_OBJS))
 
 # The pinned inputs, as `benchboot --version` lists them; regenerated when
 # a recipe changes.

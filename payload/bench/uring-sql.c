@@ -1,7 +1,7 @@
 /* uring-sql.c: issue 19's io_uring experiment for SQL, not part of
  * benchboot (not in the image): the point-select workload of `benchboot
  * sql` (the connector logs in, COM_STMT_PREPARE, then COM_STMT_EXECUTE on
- * the raw socket parsed by payload/src/mysql_wire.c) for CONNS connections
+ * the raw socket parsed by payload/src/load/sql/mysql_wire.c) for CONNS connections
  * in one thread, every send and receive submitted through one io_uring
  * (raw syscalls, no liburing), io_uring_enter waiting for MINC
  * completions at once.  Sends post no completion on success
@@ -36,9 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mysql_wire.h"
-#include "sql_conn.h"
-#include "sql_wl.h"
+#include "load/sql/mysql_wire.h"
+#include "load/sql/sql_conn.h"
+#include "load/sql/sql_statements.h"
 #include "uring_ring.h"
 
 #define RBUF 16384		/* reply bytes a connection buffers */
@@ -124,7 +124,7 @@ static void issue(struct conn *c, unsigned id, int multi)
 {
 	struct io_uring_sqe *s;
 
-	mw_execute_arg(c->exec, sql_wl_rand(&c->rng) % rows + 1);
+	mw_execute_arg(c->exec, sql_stmt_rand(&c->rng) % rows + 1);
 	mw_expect(&c->mp, MW_EXECUTE);
 	s = ur_sqe(&R, IORING_OP_SEND, c->fd, 2ull * id + UD_SEND);
 	s->addr = (uint64_t)(uintptr_t)c->exec;
@@ -263,7 +263,7 @@ static int run_blocking(struct conn *c, uint64_t secs)
 
 	end = t0 + secs * 1000000000ull;
 	while (now_ns() < end) {
-		mw_execute_arg(c->exec, sql_wl_rand(&c->rng) % rows + 1);
+		mw_execute_arg(c->exec, sql_stmt_rand(&c->rng) % rows + 1);
 		mw_expect(&c->mp, MW_EXECUTE);
 		c->busy = 1;
 		calls++;

@@ -1,29 +1,32 @@
-# fuzz.mk: libFuzzer targets: FUZZ_TARGETS += NAME, fuzz_NAME_SRCS := modules.
+# fuzz.mk: libFuzzer targets: FUZZ_TARGETS += NAME, fuzz_NAME_SRCS := the
+# modules it needs, as paths under payload/src.
 FUZZ_TARGETS += http_parse
-fuzz_http_parse_SRCS := http_parse.c
+fuzz_http_parse_SRCS := load/http/http_parse.c
 FUZZ_TARGETS += smtp_reply
-fuzz_smtp_reply_SRCS := smtp_proto.c
+fuzz_smtp_reply_SRCS := load/smtp/smtp_proto.c
 FUZZ_TARGETS += mdns_parse
-fuzz_mdns_parse_SRCS := mdns.c util.c
-FUZZ_TARGETS += ctl_msg
-fuzz_ctl_msg_SRCS := ctl.c jnum.c util.c
-$(PAYLOAD_BUILD)/fuzz/fuzz_ctl_msg: FUZZ_CFLAGS += -lcjson
+fuzz_mdns_parse_SRCS := mdns/mdns.c lib/util.c
+FUZZ_TARGETS += control_msg
+fuzz_control_msg_SRCS := proto/control.c lib/json_int.c lib/util.c
+$(PAYLOAD_BUILD)/fuzz/fuzz_control_msg: FUZZ_CFLAGS += -lcjson
 FUZZ_TARGETS += collect_http
-fuzz_collect_http_SRCS := collect_http.c util.c
+fuzz_collect_http_SRCS := collector/collect_http.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_collect_http: FUZZ_CFLAGS += -lcjson -lmbedcrypto -lm
 FUZZ_TARGETS += proc_parse
-fuzz_proc_parse_SRCS := sample_linux.c util.c
+fuzz_proc_parse_SRCS := sysmon/sample_linux.c lib/util.c
 FUZZ_TARGETS += report
-fuzz_report_SRCS := report.c report_html.c result.c hist.c jnum.c rstats.c util.c
+fuzz_report_SRCS := report/report.c report/report_html.c result/result.c \
+	lib/hist.c lib/json_int.c lib/repeat_stats.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_report: FUZZ_CFLAGS += -lcjson -lm
 FUZZ_TARGETS += mysql_wire
-fuzz_mysql_wire_SRCS := mysql_wire.c
+fuzz_mysql_wire_SRCS := load/sql/mysql_wire.c
 FUZZ_TARGETS += suite
-fuzz_suite_SRCS := suite.c util.c
+fuzz_suite_SRCS := controller/suite.c lib/util.c
 FUZZ_TARGETS += auth
-fuzz_auth_SRCS := auth.c ctl.c jnum.c policy.c util.c
+fuzz_auth_SRCS := proto/auth.c proto/control.c lib/json_int.c \
+	agent/policy.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_auth: FUZZ_CFLAGS += -lcjson -lmbedcrypto
 FUZZ_TARGETS += ident
-fuzz_ident_SRCS := ident_parse.c util.c
-FUZZ_TARGETS += page_query
-fuzz_page_query_SRCS := page_query.c util.c
+fuzz_ident_SRCS := ident/ident_parse.c lib/util.c
+FUZZ_TARGETS += webui_query
+fuzz_webui_query_SRCS := collector/webui_query.c lib/util.c

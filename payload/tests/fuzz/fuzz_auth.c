@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "auth.h"
-#include "ctl.h"
-#include "policy.h"
+#include "proto/auth.h"
+#include "proto/control.h"
+#include "agent/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,22 +23,22 @@ static void fuzz_open(const struct auth_key *k, const uint8_t *data,
 		      size_t size)
 {
 	struct auth_session s;
-	struct ctl_conn c;
+	struct control_conn c;
 	const char *line;
 	size_t len;
 	int rc;
 
 	auth_session_init(&s, k, AN, CN, 1);
-	ctl_conn_init(&c, -1);
+	control_conn_init(&c, -1);
 	auth_attach(&c, &s);
-	if (ctl_conn_feed(&c, data, size) == 0)
-		while ((rc = ctl_conn_line(&c, &line, &len)) != 0) {
+	if (control_conn_feed(&c, data, size) == 0)
+		while ((rc = control_conn_line(&c, &line, &len)) != 0) {
 			if (rc == 1)
 				__builtin_trap();	/* forged line opened */
 			if (rc != -EBADMSG)
 				break;
 		}
-	ctl_conn_close(&c);
+	control_conn_close(&c);
 	if (size < 200) {
 		char proof[201];
 
@@ -55,7 +55,7 @@ static void fuzz_roundtrip(const struct auth_key *k, const uint8_t *data,
 			   size_t size)
 {
 	struct auth_session tx, rx;
-	struct ctl_conn c;
+	struct control_conn c;
 	char buf[AUTH_HEX_MAC + 1 + 4096 + 1];
 	const char *line;
 	size_t len;
@@ -64,28 +64,28 @@ static void fuzz_roundtrip(const struct auth_key *k, const uint8_t *data,
 		return;
 	auth_session_init(&tx, k, AN, CN, 1);
 	auth_session_init(&rx, k, AN, CN, 0);
-	/* What ctl_conn_send writes: tag, space, message, newline. */
+	/* What control_conn_send writes: tag, space, message, newline. */
 	{
-		struct ctl_conn w = { .fd = -1 };
+		struct control_conn w = { .fd = -1 };
 
 		auth_attach(&w, &tx);
 		w.auth->seal(w.auth_ctx, (const char *)data, size, buf);
 	}
 	memcpy(buf + AUTH_HEX_MAC + 1, data, size);
 	buf[AUTH_HEX_MAC + 1 + size] = '\n';
-	ctl_conn_init(&c, -1);
+	control_conn_init(&c, -1);
 	auth_attach(&c, &rx);
-	ctl_conn_feed(&c, buf, AUTH_HEX_MAC + 2 + size);
-	ctl_conn_feed(&c, buf, AUTH_HEX_MAC + 2 + size);
-	if (ctl_conn_line(&c, &line, &len) != 1)
+	control_conn_feed(&c, buf, AUTH_HEX_MAC + 2 + size);
+	control_conn_feed(&c, buf, AUTH_HEX_MAC + 2 + size);
+	if (control_conn_line(&c, &line, &len) != 1)
 		__builtin_trap();			/* sealed, not opened */
 	/* A message ending in CR loses it in framing (CRLF tolerance):
 	 * then the tag fails, which is right; otherwise bytes match. */
 	if (len != size || memcmp(line, data, size) != 0)
 		__builtin_trap();
-	if (ctl_conn_line(&c, &line, &len) != -EBADMSG)
+	if (control_conn_line(&c, &line, &len) != -EBADMSG)
 		__builtin_trap();			/* replay opened */
-	ctl_conn_close(&c);
+	control_conn_close(&c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "collect.h"
+#include "collector/collect.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http_parse.h"
+#include "load/http/http_parse.h"
 
 struct out {
 	int nresp, rc, status, keepalive;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident_parse.h"
+#include "ident/ident_parse.h"
 
 static void fuzz_http(const char *buf, size_t len, size_t cut)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdns.h"
+#include "mdns/mdns.h"
 
 static uint8_t out[MDNS_PACKET_MAX * 2];
 static struct mdns_msg m, m2;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mysql_wire.h"
+#include "load/sql/mysql_wire.h"
 
 #define CAP 2048
 

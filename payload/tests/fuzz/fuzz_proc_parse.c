@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sample_os.h"
+#include "sysmon/sample_os.h"
 
 static char root[64];
 static const char *const files[] = {

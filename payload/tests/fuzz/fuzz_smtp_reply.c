@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smtp_proto.h"
+#include "load/smtp/smtp_proto.h"
 
 static void fuzz_replies(const char *buf, size_t len, size_t split)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fetch.h"
-#include "suite.h"
+#include "lib/fetch.h"
+#include "controller/suite.h"
 
 /* suite_parse never fetches; suite_load's URL path is not fuzzed, so the
  * target links without libcurl. */

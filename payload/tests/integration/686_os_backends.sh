@@ -1,6 +1,6 @@
 #!/bin/sh
 # 686_os_backends.sh: the other systems' sample_os.h backends
-# (payload/src/os/) where Debian has their toolchain: the Windows one with
+# (payload/src/sysmon/os/) where Debian has their toolchain: the Windows one with
 # MinGW-w64, compiled with warnings as errors, its five functions
 # exported, and a driver that calls them linked into a PE executable
 # importing PDH, IP Helper and the process API (not run: no Windows
@@ -24,7 +24,7 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 check "sample_windows.c compiles (-Wall -Wextra -Werror)" $CC -std=gnu11 \
 	-O2 -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -Werror \
-	-c "$TOP/payload/src/os/sample_windows.c" -o "$W/sw.o"
+	-c "$TOP/payload/src/sysmon/os/sample_windows.c" -o "$W/sw.o"
 syms=$(x86_64-w64-mingw32-nm -g "$W/sw.o" 2>/dev/null | awk '$2 == "T" {print $3}' |
 	sort | tr '\n' ' ')
 check_eq "it exports sample_os.h's five functions" "$syms" \
@@ -33,7 +33,7 @@ cat >"$W/drv.c" <<'C'
 /* Two readings a second apart, as sample.c takes them. */
 #include <stdio.h>
 #include <windows.h>
-#include "sample_os.h"
+#include "sysmon/sample_os.h"
 int main(void)
 {
 	static struct sample_raw a, b;

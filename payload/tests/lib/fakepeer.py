@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # fakepeer.py: a hostile or replaying peer of the control protocol for the
 # trust tests (626_agent_trust.sh): speaks the keyed handshake of
-# payload/src/auth.h from its own description in docs/protocol.md, then
+# payload/src/proto/auth.h from its own description in docs/protocol.md, then
 # does one bad thing.  Usage: fakepeer.py MODE HOST PORT [KEYFILE]; prints
 # what happened, one line, for the test to grep.
 import hashlib

@@ -7,8 +7,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "ctl.h"
+#include "proto/auth.h"
+#include "proto/control.h"
 #include "tap.h"
 
 #define KEY "lab-key-for-tests-0123456789abcdef"
@@ -84,9 +84,9 @@ static void seal_cases(void)
 	static const char tag0[] =
 		"5b820d7ecc685bd1c9724ccad413826c886f17d4be4a5d50d1e9ac382739b3ea";
 	struct auth_session cs, as;
-	struct ctl_conn tx, rx;
+	struct control_conn tx, rx;
 	struct auth_key k;
-	cJSON *done = ctl_msg_new(CTL_DONE);
+	cJSON *done = control_msg_new(CONTROL_DONE);
 	char buf[512];
 	const char *line;
 	size_t len;
@@ -98,42 +98,42 @@ static void seal_cases(void)
 	auth_session_init(&as, &k, AN, CN, 0);
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, p) != 0)
 		return;
-	ctl_conn_init(&tx, p[1]);
-	ctl_conn_init(&rx, -1);
+	control_conn_init(&tx, p[1]);
+	control_conn_init(&rx, -1);
 	auth_attach(&tx, &cs);
 	auth_attach(&rx, &as);
-	ctl_conn_send(&tx, done);
-	ctl_conn_send(&tx, done);
+	control_conn_send(&tx, done);
+	control_conn_send(&tx, done);
 	n = recv(p[0], buf, sizeof(buf), MSG_DONTWAIT);
 	tap_ok(n > 65 && memcmp(buf, tag0, 64) == 0 && buf[64] == ' ',
 	       "the first line's tag is HMAC(session key, C, 0, message)");
-	ctl_conn_feed(&rx, buf, (size_t)n);
-	TAP_EQ_INT(ctl_conn_line(&rx, &line, &len), 1, "first line opens");
+	control_conn_feed(&rx, buf, (size_t)n);
+	TAP_EQ_INT(control_conn_line(&rx, &line, &len), 1, "first line opens");
 	tap_ok(len == 21 && memcmp(line, "{\"v\":1,\"type\":\"done\"}", 21) == 0,
 	       "and comes out without its tag");
-	TAP_EQ_INT(ctl_conn_line(&rx, &line, &len), 1, "second line opens");
+	TAP_EQ_INT(control_conn_line(&rx, &line, &len), 1, "second line opens");
 	/* The first line again: its sequence number is spent. */
-	ctl_conn_feed(&rx, buf, (size_t)n / 2);
-	TAP_EQ_INT(ctl_conn_line(&rx, &line, &len), -EBADMSG,
+	control_conn_feed(&rx, buf, (size_t)n / 2);
+	TAP_EQ_INT(control_conn_line(&rx, &line, &len), -EBADMSG,
 		   "a replayed line is refused");
-	ctl_conn_close(&tx);
-	ctl_conn_close(&rx);
-	ctl_conn_init(&rx, -1);
+	control_conn_close(&tx);
+	control_conn_close(&rx);
+	control_conn_init(&rx, -1);
 	auth_session_init(&as, &k, AN, CN, 0);
 	auth_attach(&rx, &as);
 	buf[70] ^= 1;
-	ctl_conn_feed(&rx, buf, (size_t)n);
-	TAP_EQ_INT(ctl_conn_line(&rx, &line, &len), -EBADMSG,
+	control_conn_feed(&rx, buf, (size_t)n);
+	TAP_EQ_INT(control_conn_line(&rx, &line, &len), -EBADMSG,
 		   "an altered line is refused");
-	ctl_conn_close(&rx);
-	ctl_conn_init(&rx, -1);
+	control_conn_close(&rx);
+	control_conn_init(&rx, -1);
 	auth_session_init(&as, &k, AN, CN, 1);
 	auth_attach(&rx, &as);
 	buf[70] ^= 1;
-	ctl_conn_feed(&rx, buf, (size_t)n);
-	TAP_EQ_INT(ctl_conn_line(&rx, &line, &len), -EBADMSG,
+	control_conn_feed(&rx, buf, (size_t)n);
+	TAP_EQ_INT(control_conn_line(&rx, &line, &len), -EBADMSG,
 		   "a line reflected back to its sender is refused");
-	ctl_conn_close(&rx);
+	control_conn_close(&rx);
 	close(p[0]);
 	cJSON_Delete(done);
 }

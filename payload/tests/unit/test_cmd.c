@@ -1,11 +1,13 @@
-/* test_cmd.c: the command table (cmd.h): roles by name, lookup, the
- * workload list an agent announces, help and dispatch of bad names. */
+/* test_cmd.c: the command table (cmd.h) and the workload table
+ * (agent/workload.h): roles by name, lookup, the workload list an agent
+ * announces, help and dispatch of bad names. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
+#include "agent/workload.h"
+#include "core/cmd.h"
 #include "tap.h"
 
 static void role_cases(void)
@@ -53,13 +55,16 @@ static void table_cases(void)
 
 		tap_ok(!!cmd_find(cmds[i].name) == cmds[i].found,
 		       "cmd_find %s", nm);
-		tap_ok(cmd_is_workload(cmds[i].name) == cmds[i].workload,
-		       "cmd_is_workload %s", nm);
+		tap_ok(!!workload_find(cmds[i].name) == cmds[i].workload,
+		       "workload_find %s", nm);
 	}
 	for (c = cmd_table; c->name; c++)
 		n += c->main && c->help && c->help[0];
 	TAP_EQ_INT(n, (int)(c - cmd_table), "every command has a main and help");
-	w = cmd_workloads();
+	for (i = 0; workload_table[i].name; i++)
+		tap_ok(cmd_find(workload_table[i].name) != NULL,
+		       "workload %s is a command", workload_table[i].name);
+	w = workload_names();
 	names = cJSON_PrintUnformatted(w);
 	TAP_EQ_STR(names, "[\"http\",\"probe\",\"sample\",\"sql\",\"smtp\",\"smtp-sink\"]",
 		   "the workload list, in table order");

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect.h"
+#include "collector/collect.h"
 #include "tap.h"
 
 static const struct {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "lib/hist.h"
 #include "tap.h"
 
 /* Static: struct hist is ~26 KB, too big to scatter over the stack. */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "http_target.h"
+#include "load/http/http_target.h"
 #include "tap.h"
 
 static const struct {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident.h"
-#include "ident_parse.h"
+#include "ident/ident.h"
+#include "ident/ident_parse.h"
 #include "tap.h"
 
 struct http_case {

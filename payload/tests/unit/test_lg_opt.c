@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "loadgen.h"
+#include "load/loadgen.h"
 #include "tap.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* What a parse left behind, rendered into one line to compare. */
 struct res {

@@ -12,9 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "loadgen.h"
+#include "load/loadgen.h"
 #include "tap.h"
-#include "util.h"
+#include "lib/util.h"
 
 static void test_share(void)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdns.h"
+#include "mdns/mdns.h"
 #include "tap.h"
 
 /* Packet literals: header fields as 3-digit octal so a following letter

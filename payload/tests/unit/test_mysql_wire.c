@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mysql_wire.h"
+#include "load/sql/mysql_wire.h"
 #include "tap.h"
 
 #define CAP 4096		/* the test's receive buffer */

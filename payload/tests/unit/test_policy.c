@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "policy.h"
+#include "agent/policy.h"
 #include "tap.h"
 
 static const struct {

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "probe.h"
+#include "sysmon/probe.h"
 #include "tap.h"
 
 static const struct {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "tap.h"
 
 #define FIX "payload/tests/fixtures/results/"

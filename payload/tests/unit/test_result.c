@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
-#include "jnum.h"
-#include "result.h"
+#include "lib/hist.h"
+#include "lib/json_int.h"
+#include "result/result.h"
 #include "tap.h"
 
 /* A workload record: wl, elapsed_s, counters "requests" and "bytes",
@@ -374,7 +374,7 @@ static void label_cases(void)
 }
 
 /* Counters and start times as the clients print them (exact integers
- * beyond a double's 2^53, jnum.h), merged and read exactly. */
+ * beyond a double's 2^53, json_int.h), merged and read exactly. */
 static void exact_cases(void)
 {
 	static const struct {
@@ -404,15 +404,15 @@ static void exact_cases(void)
 
 		result_merge_init(&m);
 		snprintf(text, sizeof(text), fmt, c[i].a, "1");
-		r = jnum_parse(text, strlen(text), NULL, 0);
+		r = json_int_parse(text, strlen(text), NULL, 0);
 		rc = result_merge_record(&m, r, err, sizeof(err));
 		cJSON_Delete(r);
 		snprintf(text, sizeof(text), fmt, c[i].b, "1");
-		r = jnum_parse(text, strlen(text), NULL, 0);
+		r = json_int_parse(text, strlen(text), NULL, 0);
 		rc |= result_merge_record(&m, r, err, sizeof(err));
 		cJSON_Delete(r);
 		mo = result_merge_json(&m);
-		out = jnum_print(cJSON_GetObjectItemCaseSensitive(
+		out = json_int_print(cJSON_GetObjectItemCaseSensitive(
 			cJSON_GetObjectItemCaseSensitive(mo, "http"),
 			"counters"), 0);
 		snprintf(want, sizeof(want), "{\"requests\":%s}", c[i].want);
@@ -429,7 +429,7 @@ static void exact_cases(void)
 
 		snprintf(text, sizeof(text), fmt, "1",
 			 i ? "1796131028425257520" : "1796131028425257517");
-		r = jnum_parse(text, strlen(text), NULL, 0);
+		r = json_int_parse(text, strlen(text), NULL, 0);
 		result_starts_note(&st, r, 0);
 		cJSON_Delete(r);
 	}
@@ -478,11 +478,11 @@ static void resume_cases(void)
 	hist_record(&h, 1000);
 	hist_record(&h, 3000);
 	lat = hist_to_json(&h);
-	ls = jnum_print(lat, 0);
+	ls = json_int_print(lat, 0);
 	snprintf(text, sizeof(text), cp_text, ls);
 	free(ls);
 	cJSON_Delete(lat);
-	cp = jnum_parse(text, strlen(text), NULL, 0);
+	cp = json_int_parse(text, strlen(text), NULL, 0);
 	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
 		su = cJSON_Parse(m[i].suite);
 		why[0] = 0;

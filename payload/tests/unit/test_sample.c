@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample.h"
+#include "sysmon/sample.h"
 #include "tap.h"
 
 static int near(double a, double b)

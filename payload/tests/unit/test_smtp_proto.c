@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smtp_proto.h"
+#include "load/smtp/smtp_proto.h"
 #include "tap.h"
 
 struct reply_case {

@@ -14,8 +14,8 @@
 
 #include <curl/curl.h>
 
-#include "spool.h"
-#include "suite.h"
+#include "node/spool.h"
+#include "controller/suite.h"
 #include "tap.h"
 
 static int file_eq(const char *path, const char *want)

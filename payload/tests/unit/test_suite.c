@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suite.h"
+#include "controller/suite.h"
 #include "tap.h"
 
 #define HEAD "suite t\nversion 1\n"

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "util.h"
+#include "lib/util.h"
 
 static const struct {
 	const char *in;

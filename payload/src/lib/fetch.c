@@ -1,0 +1,161 @@
+/* lib/fetch.c: libcurl downloads, atomically into a file or to stdout. */
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/fetch.h"
+#include "lib/util.h"
+
+static int curl_get(const char *url, FILE *out, long timeout_s, char *err,
+		    size_t errlen)
+{
+	char cerr[CURL_ERROR_SIZE] = "";
+	long status = 0;
+	CURLcode cc;
+	CURL *c;
+	int rc = 0;
+
+	c = curl_easy_init();
+	if (!c) {
+		return util_fail(err, errlen, -ENOMEM,
+				 "%s: curl_easy_init failed", url);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, out);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout_s);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "benchboot");
+	cc = curl_easy_perform(c);
+	if (cc != CURLE_OK) {
+		snprintf(err, errlen, "%s: %s", url,
+			 *cerr ? cerr : curl_easy_strerror(cc));
+		rc = -EIO;
+		goto out;
+	}
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	if (status >= 400) {
+		snprintf(err, errlen, "%s: server answered HTTP %ld", url,
+			 status);
+		rc = -EIO;
+	}
+out:
+	curl_easy_cleanup(c);
+	return rc;
+}
+
+int fetch_to_file(const char *url, const char *path, long timeout_s,
+		  char *err, size_t errlen)
+{
+	size_t plen = strlen(path) + sizeof(".part");
+	char *part = malloc(plen);
+	FILE *f = NULL;
+	int rc;
+
+	if (!part) {
+		return util_fail(err, errlen, -ENOMEM, "%s: out of memory",
+				 url);
+	}
+	snprintf(part, plen, "%s.part", path);
+	f = fopen(part, "wb");
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", part, strerror(errno));
+		goto err_free;
+	}
+	rc = curl_get(url, f, timeout_s, err, errlen);
+	if (rc != 0)
+		goto err_close;
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", part, strerror(errno));
+		goto err_close;
+	}
+	if (fclose(f) != 0) {
+		f = NULL;
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", part, strerror(errno));
+		goto err_unlink;
+	}
+	if (rename(part, path) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto err_unlink;
+	}
+	free(part);
+	return 0;
+
+err_close:
+	fclose(f);
+err_unlink:
+	unlink(part);
+err_free:
+	free(part);
+	return rc;
+}
+
+static void fetch_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: benchboot fetch [-o FILE] [--timeout SECONDS] URL\n");
+}
+
+int fetch_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *path = NULL;
+	uint64_t timeout = 60;
+	char err[512];
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "o:t:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			path = optarg;
+			break;
+		case 't':
+			if (util_parse_u64(optarg, 1, 86400, &timeout) != 0) {
+				util_err("fetch", EINVAL,
+					 "--timeout '%s': want seconds 1..86400",
+					 optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			fetch_usage(stdout);
+			return 0;
+		default:
+			fetch_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fetch_usage(stderr);
+		return 2;
+	}
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (path)
+		rc = fetch_to_file(argv[optind], path, (long)timeout, err,
+				   sizeof(err));
+	else
+		rc = curl_get(argv[optind], stdout, (long)timeout, err,
+			      sizeof(err));
+	curl_global_cleanup();
+	if (rc != 0) {
+		util_err("fetch", -rc, "%s", err);
+		return 1;
+	}
+	return 0;
+}

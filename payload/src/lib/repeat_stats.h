@@ -1,0 +1,27 @@
+/* repeat_stats.h: statistics over the repeats of a step: median, mean, sample
+ * standard deviation and the 95 % confidence interval of the mean. */
+#ifndef BB_REPEAT_STATS_H
+#define BB_REPEAT_STATS_H
+
+#include <cjson/cJSON.h>
+
+struct repeat_stats {
+	int n;
+	double median, mean, stddev;
+	double ci95_lo, ci95_hi;	/* Student's t; both = mean if n < 2 */
+	double min, max;
+};
+
+/* Computes the statistics of v[0..n-1] (v is sorted in place).  Returns
+ * 0, or -EINVAL when n < 1. */
+int repeat_stats_compute(double *v, int n, struct repeat_stats *out);
+
+/* Two-sided 95 % Student's t quantile for df degrees of freedom (df >= 1;
+ * the normal 1.96 beyond the table). */
+double repeat_stats_t95(int df);
+
+/* A new object {"n","median","mean","stddev","ci95":[lo,hi],"min","max"};
+ * caller owns. */
+cJSON *repeat_stats_json(const struct repeat_stats *s);
+
+#endif

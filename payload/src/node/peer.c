@@ -1,0 +1,235 @@
+/* node/peer.c: mDNS announcement and controller discovery for agents (peer.h),
+ * on top of mdns.h's responder and browser. */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "mdns/mdns.h"
+#include "node/node.h"
+#include "node/peer.h"
+#include "lib/util.h"
+#include "lib/version.h"
+
+#define PEER_TXT_N 8
+#define PEER_TXT_LEN 96
+
+static struct mdns_responder *peer_mdns;
+static uint64_t peer_due;
+static char peer_txt_buf[PEER_TXT_N][PEER_TXT_LEN];
+static const char *peer_txt[PEER_TXT_N + 1];
+
+static void peer_mdns_log(void *arg, const char *msg)
+{
+	node_log("mdns: %s", msg);
+}
+
+static void peer_fill_txt(const char *id, const char *role,
+			  const char *suite, const char *lab)
+{
+	struct utsname u;
+	int i, n = PEER_TXT_N;
+
+	uname(&u);
+	snprintf(peer_txt_buf[0], PEER_TXT_LEN, "role=%s", role);
+	snprintf(peer_txt_buf[1], PEER_TXT_LEN, "id=%s", id);
+	snprintf(peer_txt_buf[2], PEER_TXT_LEN, "arch=%s", u.machine);
+	snprintf(peer_txt_buf[3], PEER_TXT_LEN, "ver=%s", version_string());
+	snprintf(peer_txt_buf[4], PEER_TXT_LEN, "suite=%s", suite ? suite : "");
+	snprintf(peer_txt_buf[5], PEER_TXT_LEN, "cpus=%ld",
+		 sysconf(_SC_NPROCESSORS_ONLN));
+	snprintf(peer_txt_buf[6], PEER_TXT_LEN, "mem=%ld",
+		 node_mem_kb() / 1024);
+	snprintf(peer_txt_buf[7], PEER_TXT_LEN, "lab=%s", lab ? lab : "");
+	if (!lab || !lab[0])
+		n--;
+	for (i = 0; i < n; i++)
+		peer_txt[i] = peer_txt_buf[i];
+	peer_txt[n] = NULL;
+}
+
+int peer_announce(const char *id, const char *role, const char *suite,
+		  const char *lab, int port)
+{
+	struct mdns_service svc = { 0 };
+	char err[256];
+
+	peer_fill_txt(id, role, suite, lab);
+	svc.instance = id;
+	svc.host = id;
+	svc.port = (uint16_t)port;
+	svc.txt = peer_txt;
+	svc.log = peer_mdns_log;
+	peer_mdns = mdns_responder_new(&svc, err, sizeof(err));
+	if (!peer_mdns) {
+		node_log("not published over mDNS: %s", err);
+		return -EIO;
+	}
+	peer_due = 0;
+	return 0;
+}
+
+int peer_set_role(const char *role)
+{
+	if (!peer_mdns)
+		return -ENOENT;
+	snprintf(peer_txt_buf[0], PEER_TXT_LEN, "role=%s", role);
+	return mdns_responder_set_txt(peer_mdns, peer_txt);
+}
+
+void peer_poll(void)
+{
+	struct pollfd p;
+	uint64_t now;
+
+	if (!peer_mdns)
+		return;
+	now = util_mono_ns();
+	/* Due, or something arrived: handle() reads non-blocking. */
+	p.fd = mdns_responder_fd(peer_mdns);
+	p.events = POLLIN;
+	if (now < peer_due && poll(&p, 1, 0) <= 0)
+		return;
+	if (mdns_responder_handle(peer_mdns) != 0)
+		node_log("mdns responder socket failed");
+	peer_due = now + (uint64_t)mdns_responder_timeout_ms(peer_mdns) *
+			 1000000u;
+}
+
+void peer_withdraw(void)
+{
+	mdns_responder_free(peer_mdns);
+	peer_mdns = NULL;
+}
+
+/* Whether instance in's TXT key equals want ("" for an absent key). */
+static int peer_txt_is(const struct mdns_instance *in, const char *key,
+		       const char *want)
+{
+	const char *v;
+	int vl = mdns_txt_get(in->txt, in->txt_len, key, &v);
+
+	if (vl < 0)
+		return want[0] == 0;
+	return (size_t)vl == strlen(want) && memcmp(v, want, (size_t)vl) == 0;
+}
+
+/* The first instance in in[0..n) whose TXT says role=controller and lab,
+ * as "ADDR:PORT" in out.  Returns 0 or -ENOENT. */
+static int peer_pick_controller(const struct mdns_instance *in, size_t n,
+				const char *lab, char *out, size_t outlen)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (peer_txt_is(&in[i], "role", "controller") &&
+		    peer_txt_is(&in[i], "lab", lab ? lab : "")) {
+			snprintf(out, outlen, "%s:%u", in[i].addr, in[i].port);
+			node_log("discovered controller %s at %s", in[i].name,
+				 out);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static struct mdns_browser *peer_watch;
+static uint64_t peer_watch_due;
+
+int peer_watch_start(void)
+{
+	struct mdns_browse_conf conf = { .log = peer_mdns_log };
+	char err[256];
+
+	if (peer_watch)
+		return 0;
+	peer_watch = mdns_browser_new(&conf, err, sizeof(err));
+	if (!peer_watch) {
+		node_log("not watching for other controllers: %s", err);
+		return -EIO;
+	}
+	peer_watch_due = 0;
+	return 0;
+}
+
+/* Runs the browser's due work, or reads what arrived. */
+static void peer_watch_service(void)
+{
+	struct pollfd p = { .fd = mdns_browser_fd(peer_watch),
+			    .events = POLLIN };
+	uint64_t now = util_mono_ns();
+
+	if (now < peer_watch_due && poll(&p, 1, 0) <= 0)
+		return;
+	mdns_browser_handle(peer_watch);
+	peer_watch_due = now + (uint64_t)mdns_browser_timeout_ms(peer_watch) *
+			       1000000u;
+}
+
+int peer_watch_lower(const char *self, const char *lab, char *out,
+		     size_t outlen)
+{
+	const struct mdns_instance *in;
+	char id[96];
+	const char *v;
+	size_t i;
+	int vl;
+
+	if (!peer_watch)
+		return -ENOENT;
+	peer_watch_service();
+	for (i = 0; (in = mdns_browser_get(peer_watch, i)); i++) {
+		vl = mdns_txt_get(in->txt, in->txt_len, "id", &v);
+		if (vl <= 0 || !peer_txt_is(in, "role", "controller") ||
+		    !peer_txt_is(in, "lab", lab ? lab : ""))
+			continue;
+		snprintf(id, sizeof(id), "%.*s", vl, v);
+		if (strcmp(id, self) >= 0 || !in->addr[0])
+			continue;
+		snprintf(out, outlen, "%s:%u", in->addr, in->port);
+		node_log("controller %s (%s) is also running: the lower id leads, this one yields", id, out);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+void peer_watch_stop(void)
+{
+	mdns_browser_free(peer_watch);
+	peer_watch = NULL;
+}
+
+int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
+		  const char *lab, char *out, size_t outlen)
+{
+	uint64_t end = util_mono_ns() + timeout_ns;
+	struct mdns_instance *in;
+	char err[256];
+	int rc = -ENOENT;
+
+	in = calloc(64, sizeof(*in));
+	if (!in)
+		return -ENOMEM;
+	while (rc == -ENOENT && !(stop && *stop) && util_mono_ns() < end) {
+		size_t n = 0;
+		uint64_t left = end - util_mono_ns();
+		int slice = left > 1000000000ull ? 1000 :
+			    (int)(left / 1000000u) + 1;
+		int e;
+
+		e = mdns_browse(NULL, NULL, slice, in, 64, &n, err,
+				sizeof(err));
+		peer_poll();
+		if (e != 0) {
+			node_log("mdns browse: %s", err);
+			rc = e;
+			break;
+		}
+		rc = peer_pick_controller(in, n, lab, out, outlen);
+	}
+	free(in);
+	return rc;
+}
