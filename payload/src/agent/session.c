@@ -26,6 +26,14 @@
  * smaller, and the agent's memory is the lab's. */
 #define SESSION_OUT_MAX (4u << 20)
 #define SESSION_MAX_PROCS 16
+/* The cap of the back-off while no browse can start, and how often the
+ * agent says it is still looking. */
+#define SESSION_FIND_MAX_MS 2000
+/* From connecting to the controller's welcome (through the key handshake
+ * in a keyed lab): a controller that accepts and then says nothing must
+ * not hold the agent. */
+#define SESSION_WELCOME_S 20
+#define SESSION_FIND_LOG_NS 60000000000ull
 
 struct session_proc {
 	pid_t pid;
@@ -69,6 +77,7 @@ struct session {
 	char where[300];		/* the controller, for the log */
 	char nonce[AUTH_HEX_NONCE + 1];	/* ours, this connection */
 	int authed;			/* keyed lab: handshake done */
+	int welcomed;			/* the controller accepted our hello */
 	struct util_clockwatch clock;	/* wall-clock steps, reported */
 	struct auth_session as;
 };
@@ -724,6 +733,7 @@ static int session_handle(struct session *s, const char *line, size_t len)
 	switch (m.type) {
 	case CONTROL_WELCOME:
 		node_log("accepted by controller %s", m.id);
+		s->welcomed = 1;
 		break;
 	case CONTROL_TIME_REQ:
 		rc = session_time_resp(s, &m);
@@ -985,12 +995,20 @@ static int session_watch_clock(struct session *s)
 static int session_run(struct session *s, int fd)
 {
 	struct pollfd pf[2 + 2 * SESSION_MAX_PROCS + SERIES_MAX];
+	uint64_t welcome_by;
 	int rc, i;
 
 	control_conn_init(&s->c, fd);
 	s->done = 0;
+	s->welcomed = 0;
+	welcome_by = util_mono_ns() + SESSION_WELCOME_S * 1000000000ull;
 	rc = session_open(s);
 	while (rc == 0 && !*s->stop && !s->done) {
+		if (!s->welcomed && util_mono_ns() > welcome_by) {
+			node_log("controller %s: no %s within %d s: closing", s->where, s->o->key && s->o->key->len && !s->authed ? "challenge" : "welcome", SESSION_WELCOME_S);
+			rc = -ETIMEDOUT;
+			break;
+		}
 		poll(pf, session_pollfds(s, pf), 100);
 		peer_poll();
 		if (pf[0].revents & (POLLIN | POLLHUP | POLLERR))
@@ -1049,11 +1067,43 @@ static void session_retry(struct session *s, int err, char *host,
 		 strerror(-err), j);
 	session_idle(s, j);
 	*backoff = *backoff * 2 > 5000 ? 5000 : *backoff * 2;
-	if (!s->o->controller && ++*fails >= 5 &&
+	if ((!s->o->controller || s->o->rediscover) && ++*fails >= 5 &&
 	    peer_discover(5000000000ull, s->stop, s->o->lab, found,
 			  sizeof(found)) == 0 &&
 	    control_parse_hostport(found, host, hostlen, port, CONTROL_PORT) == 0)
 		*fails = 0;
+}
+
+/* Clients look until a controller shows up.  A browse that cannot start
+ * (no link yet, a NIC with no driver) fails at once: retried after a
+ * capped back-off, so the agent neither spins nor floods the console
+ * (one line a minute), and goes on within SESSION_FIND_MAX_MS of a link
+ * coming up.  Returns 0 with "ADDR:PORT" in out, or -EINTR when stopped. */
+static int session_find_controller(struct session *s, char *out,
+				   size_t outlen)
+{
+	uint64_t said = 0, now;
+	int wait = 250, rc;
+
+	while (!*s->stop) {
+		rc = peer_discover(10000000000ull, s->stop, s->o->lab, out,
+				   outlen);
+		if (rc == 0)
+			return 0;
+		now = util_mono_ns();
+		if (!said || now - said >= SESSION_FIND_LOG_NS) {
+			node_log("no controller found over mDNS yet");
+			said = now;
+		}
+		if (rc == -ENOENT) {
+			wait = 250;
+			continue;	/* a whole browse: no need to wait */
+		}
+		session_idle(s, wait);
+		wait = wait * 2 > SESSION_FIND_MAX_MS ? SESSION_FIND_MAX_MS :
+		       wait * 2;
+	}
+	return -EINTR;
 }
 
 int session_main(const struct session_opts *o, volatile sig_atomic_t *stop)
@@ -1065,12 +1115,7 @@ int session_main(const struct session_opts *o, volatile sig_atomic_t *stop)
 
 	s.c.fd = -1;
 	if (!ctl) {
-		/* Clients look until a controller shows up. */
-		while (!*stop && peer_discover(10000000000ull, stop, o->lab,
-					       found,
-					       sizeof(found)) != 0)
-			node_log("no controller found over mDNS yet");
-		if (*stop)
+		if (session_find_controller(&s, found, sizeof(found)) != 0)
 			return 0;
 		ctl = found;
 	}

@@ -17,6 +17,9 @@ struct session_opts {
 	const char *id;
 	enum role role;			/* ROLE_CLIENT or ROLE_SERVER */
 	const char *controller;		/* HOST[:PORT]; NULL: discover */
+	/* The controller was found over mDNS, not given: after it has gone
+	 * (five failed dials) the agent looks again. */
+	int rediscover;
 	int once;			/* exit after the controller's done */
 	int no_series;			/* server: no probe/sampler */
 	const char *procs;		/* server: sampler --proc list */
@@ -33,7 +36,9 @@ struct session_opts {
  *
  * Serves controllers until *stop becomes non-zero (or, with once, until a
  * controller says the suite is done): discovers one over mDNS when none is
- * given, reconnects with jittered backoff, and runs the server's series
+ * given (and again when a discovered one has gone), reconnects with
+ * jittered backoff, closes a connection whose controller sends no welcome
+ * within SESSION_WELCOME_S, and runs the server's series
  * producers throughout.  Returns the exit status: 0, or 2 for a
  * controller address that does not parse. */
 int session_main(const struct session_opts *o, volatile sig_atomic_t *stop);

@@ -31,7 +31,8 @@
 #include "collector/collect.h"
 #include "proto/control.h"
 #include "collector/webui.h"
-#include "resultdb/resultdb.h"
+#include "lib/hostport.h"
+#include "resultdb/resultdb_index.h"
 #include "lib/util.h"
 
 /* --- server ---------------------------------------------------------- */
@@ -332,27 +333,86 @@ static void collect_changes(const struct resultdb_changes *ch)
 	fflush(stdout);
 }
 
+/* Moves the stored document id out of the results into
+ * DIR/quarantine/, with ID.reason beside it saying why, so that neither
+ * the catch-up nor a restart reads it again.  The collector goes on
+ * whatever this returns (0 or a negative errno, logged). */
+static int collect_quarantine(struct collect_srv *s, const char *id,
+			      const char *why)
+{
+	char from[PATH_MAX], qdir[PATH_MAX - 160], to[PATH_MAX], name[NAME_MAX];
+	int rc;
+
+	snprintf(from, sizeof(from), "%s/%s.json", s->dir, id);
+	snprintf(qdir, sizeof(qdir), "%s/" COLLECT_QUARANTINE, s->dir);
+	snprintf(to, sizeof(to), "%s/%s.json", qdir, id);
+	snprintf(name, sizeof(name), "%s.reason", id);
+	if (mkdir(qdir, 0700) != 0 && errno != EEXIST)
+		rc = -errno;
+	else if (rename(from, to) != 0)
+		rc = -errno;
+	else
+		rc = util_write_atomic(qdir, name, why, strlen(why));
+	if (rc == 0)
+		collect_log("%s: quarantined in %s: %s", id, to, why);
+	else
+		collect_log("%s: cannot quarantine it (%s): %s", id,
+			    strerror(-rc), why);
+	return rc;
+}
+
+/* A document that stopped the collector while it was being indexed (a
+ * crash, a kill) is quarantined at the next start, before the catch-up
+ * would read it again: no document takes the collector down twice. */
+static void collect_recover_marker(struct collect_srv *s)
+{
+	char path[PATH_MAX], *buf;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/" COLLECT_MARKER, s->dir);
+	if (collect_read_file(path, &buf, &len) != 0)
+		return;
+	if (len > 0 && len < 130 && memchr(buf, 0, len) == NULL) {
+		char id[130];
+
+		snprintf(id, sizeof(id), "%.*s", (int)len, buf);
+		if (collect_id_ok(id))
+			collect_quarantine(s, id, "the collector stopped while indexing it (crashed or was killed): set aside so that it cannot stop it again\n");
+	}
+	free(buf);
+	unlink(path);
+}
+
 /* Indexes one stored document.  Returns resultdb_index()'s code; -EIO
- * (the database is away) leaves it for the catch-up. */
+ * (the database is away) leaves it for the catch-up; -EINVAL (it fails
+ * validation) quarantines it.  While it runs, COLLECT_MARKER names it. */
 static int collect_index(struct collect_srv *s, const char *id,
 			 const char *data, size_t len)
 {
 	struct resultdb_changes *ch = malloc(sizeof(*ch));
-	char err[400], file[PATH_MAX];
-	int rc;
+	char err[400], file[PATH_MAX], why[460];
+	int rc, marked;
 
 	if (!ch)
 		return -ENOMEM;
 	snprintf(file, sizeof(file), "%s/%s.json", s->dir, id);
+	marked = util_write_atomic(s->dir, COLLECT_MARKER, id,
+				   strlen(id)) == 0;
 	rc = resultdb_index(s->store, id, data, len, file, s->window,
 			 s->threshold, ch, err, sizeof(err));
+	if (marked) {
+		snprintf(file, sizeof(file), "%s/" COLLECT_MARKER, s->dir);
+		unlink(file);
+	}
 	if (rc == 0 || rc == -EINVAL)
 		s->indexed++;
 	if (rc == 0)
 		collect_changes(ch);
-	else if (rc == -EINVAL)
+	else if (rc == -EINVAL) {
 		collect_log("%s: indexed as unreadable: %s", id, err);
-	else
+		snprintf(why, sizeof(why), "it fails validation: %s\n", err);
+		collect_quarantine(s, id, why);
+	} else
 		collect_log("%s: not indexed now (%s); the file is stored and will be indexed when the database answers",
 			    id, err);
 	free(ch);
@@ -506,6 +566,7 @@ static int collect_catchup(struct collect_srv *s)
 	int n = 0, nt, i, rc, done = 0;
 	size_t len;
 
+	collect_recover_marker(s);
 	rc = resultdb_ids(s->store, &ids, &n, err, sizeof(err));
 	if (rc != 0) {
 		collect_log("%s%s", err, rc == -EPROTO ? "" :
@@ -1013,16 +1074,20 @@ static int collect_loopback(const char *host)
  * token beyond loopback.  Returns 0 or the exit status. */
 static int collect_check(struct collect_srv *s, struct collect_opts *o)
 {
+	unsigned port;
+
 	if (!o->listen) {
 		collect_usage(stderr);
 		return 2;
 	}
-	if (o->listen[0] == ':' ||
-	    control_parse_hostport(o->listen, o->host, sizeof(o->host), &o->port,
-			       0) != 0 || o->port == 0 || !o->host[0]) {
+	/* The address must be spelled out: an empty one (":PORT") would
+	 * listen everywhere without saying so. */
+	if (hostport_parse(o->listen, HOSTPORT_NEED_PORT, 0, o->host,
+			   sizeof(o->host), &port, NULL, 0) != 0) {
 		util_err("collect", EINVAL, "--listen '%s': expected ADDR:PORT with the address spelled out: 127.0.0.1:PORT for this host only, 0.0.0.0:PORT or [::]:PORT for every address", o->listen);
 		return 2;
 	}
+	o->port = (int)port;
 	if ((s->token || o->token_file) + o->no_token > 1) {
 		util_err("collect", EINVAL, "--no-token contradicts --token/--token-file; give one");
 		return 2;

@@ -70,4 +70,11 @@ int collect_check_doc(const char *body, size_t len,
  * loopback without a token or --no-token). */
 int collect_main(int argc, char **argv);
 
+/* Beside the results in the store directory: the subdirectory that holds
+ * documents set aside (ID.json with ID.reason saying why: one that failed
+ * validation at indexing, or one that stopped the collector while it was
+ * indexed), and the file that names the document being indexed. */
+#define COLLECT_QUARANTINE "quarantine"
+#define COLLECT_MARKER ".indexing"
+
 #endif

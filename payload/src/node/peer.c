@@ -9,11 +9,15 @@
 #include <unistd.h>
 
 #include "mdns/mdns.h"
+#include "mdns/mdns_browser.h"
+#include "mdns/mdns_responder.h"
 #include "node/node.h"
 #include "node/peer.h"
 #include "lib/util.h"
 #include "lib/version.h"
 
+/* How often a repeated reason for not finding a controller is logged. */
+#define PEER_QUIET_LOG_NS 60000000000ull
 #define PEER_TXT_N 8
 #define PEER_TXT_LEN 96
 
@@ -202,6 +206,23 @@ void peer_watch_stop(void)
 	peer_watch = NULL;
 }
 
+/* A browse that cannot start (no usable interface yet) fails at once, and
+ * its caller retries: the same reason is logged once a minute, not once
+ * per attempt, so a machine with no link does not flood its console. */
+static void peer_log_browse_error(const char *err)
+{
+	static char last[256];
+	static uint64_t last_ns;
+	uint64_t now = util_mono_ns();
+
+	if (strcmp(last, err) == 0 && last_ns &&
+	    now - last_ns < PEER_QUIET_LOG_NS)
+		return;
+	snprintf(last, sizeof(last), "%s", err);
+	last_ns = now;
+	node_log("mdns browse: %s", err);
+}
+
 int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 		  const char *lab, char *out, size_t outlen)
 {
@@ -224,7 +245,7 @@ int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 				sizeof(err));
 		peer_poll();
 		if (e != 0) {
-			node_log("mdns browse: %s", err);
+			peer_log_browse_error(err);
 			rc = e;
 			break;
 		}

@@ -32,7 +32,9 @@ void peer_withdraw(void);
  * non-zero (stop may be NULL): writes "ADDR:PORT" of the first instance
  * with TXT role=controller and the same lab (no lab TXT: lab "") into
  * out; a controller of another lab is never taken.  Returns 0, -ENOENT when none
- * answered in time, or another negative errno. */
+ * answered in time, or another negative errno at once when it cannot
+ * browse (e.g. no up, multicast-capable interface yet; the reason is
+ * logged, the same one at most once a minute). */
 int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 		  const char *lab, char *out, size_t outlen);
 
