@@ -10,9 +10,8 @@
 #include "load/http/http.h"
 #include "ident/ident.h"
 #include "mdns/mdns.h"
-#include "collector/webui.h"
 #include "sysmon/probe.h"
-#include "report/report.h"
+#include "report/report_cmd.h"
 #include "sysmon/sample.h"
 #include "load/smtp/smtp.h"
 #include "load/smtp/smtp_sink.h"
@@ -50,7 +49,7 @@ const struct cmd cmd_table[] = {
 	  "fast SMTP sink server: accepts, counts, optionally stores mail" },
 	{ "ident", ident_main,
 	  "what a server is, seen from the network: HTTP, SQL and SMTP versions, TCP/IP facts" },
-	{ "report", webui_report_main,
+	{ "report", report_main,
 	  "tables, CSV and an HTML page with charts from result documents (or runs selected from a collector's database); compare runs; trends" },
 	{ NULL, NULL, NULL },
 };

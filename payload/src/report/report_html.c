@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/report_html.h"
+#include "result/result_doc.h"
 
 #define HTML_MAXPTS 64
 #define HTML_MAXSER 16
@@ -61,7 +62,7 @@ static char html_letter(int i)
 
 /* A legend label: the result's letter and its file's base name, short
  * enough for the legend box (the table on top maps letters to ids). */
-static void html_label(char *b, size_t n, const struct report_res *r, int i)
+static void html_label(char *b, size_t n, const struct result_doc *r, int i)
 {
 	const char *base = strrchr(r->file, '/');
 
@@ -70,7 +71,7 @@ static void html_label(char *b, size_t n, const struct report_res *r, int i)
 }
 
 /* A table figure: median and half the CI, no exponent. */
-static void html_stat(FILE *f, const struct report_stat *x, double d)
+static void html_stat(FILE *f, const struct result_doc_stat *x, double d)
 {
 	char m[32], h[32];
 
@@ -357,8 +358,8 @@ static void html_bar_chart(FILE *f, const char *cls, const char *title,
 /* --- sections -------------------------------------------------------- */
 
 /* One line per result of (step, workload): the throughput or p99. */
-static void html_fill_lines(struct report_res *rs, int n,
-			    const struct report_key *k, int p99,
+static void html_fill_lines(struct result_doc *rs, int n,
+			    const struct result_doc_key *k, int p99,
 			    struct html_line *ln, char (*lab)[160])
 {
 	int i, s;
@@ -368,14 +369,14 @@ static void html_fill_lines(struct report_res *rs, int n,
 		html_label(lab[i], 160, &rs[i], i);
 		ln[i].label = lab[i];
 		for (s = 0; s < rs[i].nsteps; s++) {
-			const struct report_step *st = &rs[i].steps[s];
-			const struct report_wl *w;
-			const struct report_stat *f;
+			const struct result_doc_step *st = &rs[i].steps[s];
+			const struct result_doc_wl *w;
+			const struct result_doc_stat *f;
 			double div = p99 ? 1e6 : 1;
 			int j;
 
 			if (strcmp(st->step, k->step) != 0 ||
-			    !(w = report_find_wl(st, k->wl)))
+			    !(w = result_doc_find_wl(st, k->wl)))
 				continue;
 			f = p99 ? &w->p99 : &w->thr;
 			if (!f->n || ln[i].n == HTML_MAXPTS)
@@ -400,11 +401,11 @@ static void html_fill_lines(struct report_res *rs, int n,
 /* A result's error rate and flag cells: the flag (INVALID: a repeat
  * over the error threshold, not averaged, with its reason as the
  * cell's title; errors: some errors) is styled to stand out. */
-static void html_err_cells(FILE *f, const struct report_step *st,
-			   const struct report_wl *w)
+static void html_err_cells(FILE *f, const struct result_doc_step *st,
+			   const struct result_doc_wl *w)
 {
-	double e = w ? report_wl_error_rate(w) : -1;
-	const char *flag = st && !st->skipped ? report_step_flag(st) : "";
+	double e = w ? result_doc_wl_error_rate(w) : -1;
+	const char *flag = st && !st->skipped ? result_doc_step_flag(st) : "";
 
 	if (e < 0)
 		fputs("<td>-</td>", f);
@@ -428,8 +429,8 @@ static void html_err_cells(FILE *f, const struct report_step *st,
 
 /* The figures as a table under the charts: value per result, ratio to A
  * and significance. */
-static void html_fig_table(FILE *f, struct report_res *rs, int n,
-			   const struct report_key *k)
+static void html_fig_table(FILE *f, struct result_doc *rs, int n,
+			   const struct result_doc_key *k)
 {
 	int conc[64], nc, c, i, p;
 
@@ -446,26 +447,25 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 				html_letter(i));
 	}
 	fputs("</tr>\n", f);
-	nc = report_concs(rs, n, k->step, conc, 64);
+	nc = result_doc_concs(rs, n, k->step, conc, 64);
 	for (c = 0; c < nc; c++) {
-		const struct report_step *b = report_at(&rs[0], k->step,
-							 conc[c]);
-		const struct report_wl *bw = b ? report_find_wl(b, k->wl) :
-						 NULL;
+		const struct result_doc_step *b =
+			result_doc_at(&rs[0], k->step, conc[c]);
+		const struct result_doc_wl *bw = b ?
+			result_doc_find_wl(b, k->wl) : NULL;
 
 		if (conc[c])
 			fprintf(f, "<tr><td>%d</td>", conc[c]);
 		else
 			fputs("<tr><td>-</td>", f);
 		for (i = 0; i < n; i++) {
-			const struct report_step *st = report_at(&rs[i],
-								 k->step,
-								 conc[c]);
-			const struct report_wl *w = st ?
-				report_find_wl(st, k->wl) : NULL;
+			const struct result_doc_step *st =
+				result_doc_at(&rs[i], k->step, conc[c]);
+			const struct result_doc_wl *w = st ?
+				result_doc_find_wl(st, k->wl) : NULL;
 
 			for (p = 0; p < 2; p++) {
-				const struct report_stat *x = !w ? NULL :
+				const struct result_doc_stat *x = !w ? NULL :
 					p ? &w->p99 : &w->thr;
 				double d = p ? 1e6 : 1;
 
@@ -486,9 +486,9 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 			if (i == 0)
 				continue;
 			for (p = 0; p < 2; p++) {
-				const struct report_stat *x = !w ? NULL :
+				const struct result_doc_stat *x = !w ? NULL :
 					p ? &w->p99 : &w->thr;
-				const struct report_stat *y = !bw ? NULL :
+				const struct result_doc_stat *y = !bw ? NULL :
 					p ? &bw->p99 : &bw->thr;
 				int sig;
 
@@ -497,7 +497,7 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 					fputs("<td>-</td><td>-</td>", f);
 					continue;
 				}
-				sig = report_significant(y, x);
+				sig = result_doc_significant(y, x);
 				fprintf(f, "<td>%.3f</td><td class=\"s%d\">%s"
 					"</td>", x->median / y->median,
 					sig + 1, sig < 0 ? "n&lt;2" :
@@ -509,15 +509,15 @@ static void html_fig_table(FILE *f, struct report_res *rs, int n,
 	fputs("</table>\n", f);
 }
 
-static void html_workloads(FILE *f, struct report_res *rs, int n)
+static void html_workloads(FILE *f, struct result_doc *rs, int n)
 {
 	static struct html_line ln[HTML_MAXSER];
 	static char lab[HTML_MAXSER][160];
-	struct report_key k[128];
+	struct result_doc_key k[128];
 	char t[200], y[80];
 	int nk, j, ns = n < HTML_MAXSER ? n : HTML_MAXSER;
 
-	nk = report_keys(rs, n, k, 128);
+	nk = result_doc_keys(rs, n, k, 128);
 	fputs("<h2>Throughput and p99 latency against concurrency</h2>\n", f);
 	for (j = 0; j < nk; j++) {
 		fprintf(f, "<section class=\"wl\"><h3>");
@@ -553,10 +553,10 @@ static void html_workloads(FILE *f, struct report_res *rs, int n)
 
 /* Under the ops chart: the medians v[g * n + i] as a table, then the
  * Totals row (each result's total_s, as the study summed its table). */
-static void html_ops_table(FILE *f, struct report_res *rs, int n,
+static void html_ops_table(FILE *f, struct result_doc *rs, int n,
 			   const char *const *groups, int ng, const double *v)
 {
-	const struct report_stat *t;
+	const struct result_doc_stat *t;
 	int g, i, s;
 
 	fputs("<table class=\"fig\"><tr><th>operation</th>", f);
@@ -589,9 +589,9 @@ static void html_ops_table(FILE *f, struct report_res *rs, int n,
 	fputs("</tr>\n</table>\n", f);
 }
 
-static void html_ops(FILE *f, struct report_res *rs, int n)
+static void html_ops(FILE *f, struct result_doc *rs, int n)
 {
-	const char *groups[REPORT_MAX_OPS * 2], *labels[HTML_MAXSER];
+	const char *groups[RESULT_DOC_MAX_OPS * 2], *labels[HTML_MAXSER];
 	static char lab[HTML_MAXSER][160];
 	double *v;
 	int ng = 0, i, s, o, g, ns = n < HTML_MAXSER ? n : HTML_MAXSER;
@@ -604,7 +604,7 @@ static void html_ops(FILE *f, struct report_res *rs, int n)
 						   rs[i].steps[s].op_name[o])
 					    == 0)
 						break;
-				if (g == ng && ng < REPORT_MAX_OPS * 2)
+				if (g == ng && ng < RESULT_DOC_MAX_OPS * 2)
 					groups[ng++] =
 						rs[i].steps[s].op_name[o];
 			}
@@ -637,7 +637,7 @@ static void html_ops(FILE *f, struct report_res *rs, int n)
 /* One sampler reading on the controller's clock. */
 struct html_pt {
 	double t;
-	double v[REPORT_SM_N];
+	double v[RESULT_DOC_SM_N];
 };
 
 static int html_pt_cmp(const void *a, const void *b)
@@ -648,23 +648,23 @@ static int html_pt_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One sampler reading into pt[n] (report_parse checked every field). */
+/* One sampler reading into pt[n] (result_doc_parse checked every field). */
 static void html_pt_fill(struct html_pt *p, const cJSON *rec, double off)
 {
 	const cJSON *t = cJSON_GetObjectItem(rec, "t");
 	int k;
 
 	p->t = cJSON_GetObjectItem(t, "realtime_ns")->valuedouble - off;
-	for (k = 0; k < REPORT_SM_N; k++)
-		p->v[k] = cJSON_GetObjectItem(rec,
-					      report_sm_fields[k])->valuedouble;
+	for (k = 0; k < RESULT_DOC_SM_N; k++)
+		p->v[k] = cJSON_GetObjectItem(rec, result_doc_sm_fields[k])
+			->valuedouble;
 }
 
 /* Every sampler reading of r that ran (skipped repeats have none that
- * report_parse checked), on the controller's clock, sorted, each once;
+ * result_doc_parse checked), on the controller's clock, sorted, each once;
  * *t0 the first repeat's start.  Returns the count; *out is the
  * caller's to free. */
-static size_t html_points(const struct report_res *r, struct html_pt **out,
+static size_t html_points(const struct result_doc *r, struct html_pt **out,
 			  double *t0)
 {
 	const cJSON *so, *rp, *rec, *st;
@@ -708,7 +708,7 @@ static size_t html_points(const struct report_res *r, struct html_pt **out,
 
 /* Steps on a time chart: each repeat's measured window shaded, a dashed
  * line and the step's name where its first repeat starts. */
-static void html_step_marks(struct chart *c, const struct report_res *r,
+static void html_step_marks(struct chart *c, const struct result_doc *r,
 			    double t0)
 {
 	const cJSON *so, *rp, *sn;
@@ -749,24 +749,24 @@ static void html_step_marks(struct chart *c, const struct report_res *r,
 }
 
 /* The Byte.com combined table: sampler averages per step. */
-static void html_sm_table(FILE *f, const struct report_res *r)
+static void html_sm_table(FILE *f, const struct result_doc *r)
 {
 	char b[32];
 	int i, k;
 
 	fputs("<table class=\"sm\"><tr><th>step</th>", f);
-	for (k = 0; k < REPORT_SM_N; k++)
-		fprintf(f, "<th>%s</th>", report_sm_heads[k]);
+	for (k = 0; k < RESULT_DOC_SM_N; k++)
+		fprintf(f, "<th>%s</th>", result_doc_sm_heads[k]);
 	fputs("<th>intervals</th></tr>\n", f);
 	for (i = 0; i < r->nsteps; i++) {
-		const struct report_step *s = &r->steps[i];
+		const struct result_doc_step *s = &r->steps[i];
 
 		if (!s->sm_n)
 			continue;
 		fputs("<tr><td>", f);
 		html_esc(f, s->name);
 		fputs("</td>", f);
-		for (k = 0; k < REPORT_SM_N; k++) {
+		for (k = 0; k < RESULT_DOC_SM_N; k++) {
 			html_num(b, sizeof(b), s->sm[k]);
 			fprintf(f, "<td>%s</td>", b);
 		}
@@ -775,7 +775,7 @@ static void html_sm_table(FILE *f, const struct report_res *r)
 	fputs("</table>\n", f);
 }
 
-static void html_sampler(FILE *f, struct report_res *r, int idx)
+static void html_sampler(FILE *f, struct result_doc *r, int idx)
 {
 	struct html_pt *pt = NULL;
 	double t0, tmax;
@@ -792,7 +792,7 @@ static void html_sampler(FILE *f, struct report_res *r, int idx)
 	fputs("</h3>", f);
 	html_sm_table(f, r);
 	fputs("<div class=\"grid\">\n", f);
-	for (k = 0; k < REPORT_SM_N; k++) {
+	for (k = 0; k < RESULT_DOC_SM_N; k++) {
 		struct chart c = { .w = 460, .h = 200, .l = 62, .t = 26,
 				   .r = 446, .b = 170 };
 		double ymax = 0, st, v, x;
@@ -804,10 +804,10 @@ static void html_sampler(FILE *f, struct report_res *r, int idx)
 		c.x1 = tmax > 0 ? tmax * 1.02 : 1;
 		c.y0 = 0;
 		c.y1 = ymax > 0 ? ymax * 1.1 : 1;
-		snprintf(title, sizeof(title), "%s (%s)", report_sm_heads[k],
-			 report_sm_fields[k]);
+		snprintf(title, sizeof(title), "%s (%s)", result_doc_sm_heads[k],
+			 result_doc_sm_fields[k]);
 		chart_begin(&c, f, "ts", title, "seconds since the first step",
-			    report_sm_heads[k]);
+			    result_doc_sm_heads[k]);
 		html_step_marks(&c, r, t0);
 		st = chart_step(c.x1, 6);
 		for (v = 0; v <= c.x1; v += st) {
@@ -835,14 +835,14 @@ static void html_sampler(FILE *f, struct report_res *r, int idx)
 
 /* Several results: the sampler tables side by side, per step and field
  * each result's average and its ratio to A's. */
-static void html_sm_compare(FILE *f, struct report_res *rs, int n)
+static void html_sm_compare(FILE *f, struct result_doc *rs, int n)
 {
 	const char *names[256];
-	const struct report_step *st, *a;
+	const struct result_doc_step *st, *a;
 	int nn, i, j, k;
 	char b[32];
 
-	nn = report_sm_steps(rs, n, names, 256);
+	nn = result_doc_sm_steps(rs, n, names, 256);
 	if (n < 2 || !nn)
 		return;
 	fputs("<h2>Server sampler side by side (ratios against A)</h2>\n"
@@ -854,14 +854,14 @@ static void html_sm_compare(FILE *f, struct report_res *rs, int n)
 	}
 	fputs("</tr>\n", f);
 	for (j = 0; j < nn; j++)
-		for (k = 0; k < REPORT_SM_N; k++) {
+		for (k = 0; k < RESULT_DOC_SM_N; k++) {
 			fputs("<tr><td>", f);
 			if (!k)
 				html_esc(f, names[j]);
-			fprintf(f, "</td><td>%s</td>", report_sm_heads[k]);
-			a = report_sm_at(&rs[0], names[j]);
+			fprintf(f, "</td><td>%s</td>", result_doc_sm_heads[k]);
+			a = result_doc_sm_at(&rs[0], names[j]);
 			for (i = 0; i < n; i++) {
-				st = report_sm_at(&rs[i], names[j]);
+				st = result_doc_sm_at(&rs[i], names[j]);
 				html_num(b, sizeof(b), st ? st->sm[k] : 0);
 				fprintf(f, "<td>%s</td>", st ? b : "-");
 				if (i == 0)
@@ -879,7 +879,7 @@ static void html_sm_compare(FILE *f, struct report_res *rs, int n)
 
 /* Under the probe chart: per step and result, the std-dev %, the loss
  * % and the seconds they cover. */
-static void html_probe_table(FILE *f, struct report_res *rs, int n,
+static void html_probe_table(FILE *f, struct result_doc *rs, int n,
 			     const char *const *groups, int ng)
 {
 	char a[32], b[32];
@@ -896,9 +896,9 @@ static void html_probe_table(FILE *f, struct report_res *rs, int n,
 		html_esc(f, groups[g]);
 		fputs("</td>", f);
 		for (i = 0; i < n; i++) {
-			const struct report_step *st;
+			const struct result_doc_step *st;
 
-			s = report_find_step(&rs[i], groups[g]);
+			s = result_doc_find_step(&rs[i], groups[g]);
 			st = s >= 0 ? &rs[i].steps[s] : NULL;
 			if (!st || !st->pb_seconds) {
 				fputs("<td>-</td><td>-</td><td>-</td>", f);
@@ -914,7 +914,7 @@ static void html_probe_table(FILE *f, struct report_res *rs, int n,
 	fputs("</table>\n", f);
 }
 
-static void html_probe(FILE *f, struct report_res *rs, int n)
+static void html_probe(FILE *f, struct result_doc *rs, int n)
 {
 	const char *groups[256], *labels[HTML_MAXSER];
 	static char lab[HTML_MAXSER][160];
@@ -942,7 +942,7 @@ static void html_probe(FILE *f, struct report_res *rs, int n)
 		html_label(lab[i], 160, &rs[i], i);
 		labels[i] = lab[i];
 		for (g = 0; g < ng; g++) {
-			s = report_find_step(&rs[i], groups[g]);
+			s = result_doc_find_step(&rs[i], groups[g]);
 			if (s >= 0 && rs[i].steps[s].pb_seconds)
 				v[g * ns + i] =
 					rs[i].steps[s].pb_stddev_pct;
@@ -1052,7 +1052,7 @@ static void html_host_row(FILE *f, const cJSON *h)
 }
 
 /* The line under the environment table: suite, tool, skew, events. */
-static void html_env_meta(FILE *f, struct report_res *r)
+static void html_env_meta(FILE *f, struct result_doc *r)
 {
 	const cJSON *sk, *x;
 	int i;
@@ -1098,7 +1098,7 @@ static void html_env_meta(FILE *f, struct report_res *r)
 	fputs("</p>\n", f);
 }
 
-static void html_env(FILE *f, struct report_res *r, int idx)
+static void html_env(FILE *f, struct result_doc *r, int idx)
 {
 	const cJSON *h;
 	int i;
@@ -1202,7 +1202,7 @@ void report_html_trend(FILE *f, const char *title, const char *ylabel,
 	chart_end(&c, "mean of the complete repeats; bars: 95 % CI of the mean");
 }
 
-int report_html(FILE *f, struct report_res *rs, int n)
+int report_html(FILE *f, struct result_doc *rs, int n)
 {
 	int i;
 

@@ -15,7 +15,8 @@ $(PAYLOAD_BUILD)/fuzz/fuzz_collect_http: FUZZ_CFLAGS += -lcjson -lmbedcrypto -lm
 FUZZ_TARGETS += proc_parse
 fuzz_proc_parse_SRCS := sysmon/sample_linux.c lib/util.c
 FUZZ_TARGETS += report
-fuzz_report_SRCS := report/report.c report/report_html.c result/result.c \
+fuzz_report_SRCS := result/result_doc.c report/report_text.c \
+	report/report_csv.c report/report_html.c result/result.c \
 	lib/hist.c lib/json_int.c lib/repeat_stats.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_report: FUZZ_CFLAGS += -lcjson -lm
 FUZZ_TARGETS += mysql_wire

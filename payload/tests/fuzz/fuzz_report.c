@@ -1,6 +1,6 @@
 /* fuzz_report.c: libFuzzer target for `benchboot report`'s reader: a
  * result file is anything anyone hands it.  Every input goes through
- * report_parse's validation; what it accepts is rendered as tables, CSV
+ * result_doc_parse's validation; what it accepts is rendered as tables, CSV
  * and HTML, so the renderers see every shape it lets by.  The page is
  * also checked: the report itself never writes a script, image, frame,
  * link or event handler, so one in the output is a string from the input
@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/report_csv.h"
+#include "report/report_html.h"
+#include "report/report_text.h"
+#include "result/result_doc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,13 +54,13 @@ static int fuzz_injected(const char *buf, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct report_res r[2];
+	struct result_doc r[2];
 	char err[512], *buf = NULL;
 	size_t n = 0, i;
 	FILE *f;
 
-	if (report_parse((const char *)data, size, "fuzz.json", &r[0], err,
-			 sizeof(err)) != 0)
+	if (result_doc_parse((const char *)data, size, "fuzz.json", &r[0], err,
+			     sizeof(err)) != 0)
 		return 0;
 	/* Compared with itself too: the ratio and significance paths. */
 	r[1] = r[0];
@@ -78,6 +81,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fuzz_injected(buf, n))
 		__builtin_trap();
 	free(buf);
-	report_free(&r[0]);
+	result_doc_free(&r[0]);
 	return 0;
 }

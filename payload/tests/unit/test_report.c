@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/report_csv.h"
+#include "report/report_html.h"
+#include "report/report_text.h"
+#include "result/result_doc.h"
 #include "tap.h"
 
 #define FIX "payload/tests/fixtures/results/"
@@ -155,7 +158,7 @@ static const struct damage damages[] = {
 
 static void test_damages(const char *text, size_t len)
 {
-	struct report_res r;
+	struct result_doc r;
 	char err[512];
 	size_t i;
 
@@ -167,15 +170,15 @@ static void test_damages(const char *text, size_t len)
 		damages[i].mutate(d);
 		out = cJSON_PrintUnformatted(d);
 		err[0] = 0;
-		rc = report_parse(out, strlen(out), "x.json", &r, err,
-				  sizeof(err));
+		rc = result_doc_parse(out, strlen(out), "x.json", &r, err,
+				      sizeof(err));
 		if (!tap_ok(rc == -EINVAL && strstr(err, damages[i].want1) &&
 			    strstr(err, damages[i].want2) &&
 			    strncmp(err, "x.json: ", 8) == 0,
 			    "refused: %s", damages[i].what))
 			printf("#   rc %d, message '%s'\n", rc, err);
 		if (rc == 0)
-			report_free(&r);
+			result_doc_free(&r);
 		free(out);
 		cJSON_Delete(d);
 	}
@@ -184,7 +187,7 @@ static void test_damages(const char *text, size_t len)
 static void test_truncated(const char *text, size_t len)
 {
 	static const double cut[] = { 0.001, 0.5, 0.999 };
-	struct report_res r;
+	struct result_doc r;
 	char err[512];
 	size_t i;
 	int rc;
@@ -192,24 +195,24 @@ static void test_truncated(const char *text, size_t len)
 	for (i = 0; i < 3; i++) {
 		size_t n = (size_t)(len * cut[i]);
 
-		rc = report_parse(text, n, "t.json", &r, err, sizeof(err));
+		rc = result_doc_parse(text, n, "t.json", &r, err, sizeof(err));
 		if (!tap_ok(rc == -EINVAL && strstr(err, "truncated"),
 			    "truncated at %zu of %zu bytes: refused as "
 			    "truncated", n, len))
 			printf("#   rc %d, message '%s'\n", rc, err);
 	}
-	rc = report_parse("{\"schema\": ]", 12, "b.json", &r, err,
-			  sizeof(err));
+	rc = result_doc_parse("{\"schema\": ]", 12, "b.json", &r, err,
+			      sizeof(err));
 	if (!tap_ok(rc == -EINVAL && strstr(err, "line 1 column 12"),
 		    "bad JSON: line and column named"))
 		printf("#   message '%s'\n", err);
-	rc = report_parse("[1]", 3, "a.json", &r, err, sizeof(err));
+	rc = result_doc_parse("[1]", 3, "a.json", &r, err, sizeof(err));
 	tap_ok(rc == -EINVAL && strstr(err, "top level"),
 	       "an array is not a result: '%s'", err);
 }
 
 /* The model against the document read directly. */
-static void test_model(const struct report_res *r)
+static void test_model(const struct result_doc *r)
 {
 	const cJSON *steps = cJSON_GetObjectItem(r->doc, "steps"), *so;
 	int i = 0, bad = 0, sm = 0, ops = 0, pb = 0;
@@ -217,14 +220,14 @@ static void test_model(const struct report_res *r)
 	TAP_EQ_INT(r->nsteps, cJSON_GetArraySize(steps),
 		   "one model step per document step");
 	cJSON_ArrayForEach(so, steps) {
-		const struct report_step *s = &r->steps[i++];
+		const struct result_doc_step *s = &r->steps[i++];
 		const cJSON *st = cJSON_GetObjectItem(so, "stats"), *w;
 		const cJSON *rp;
 		double num = 0, den = 0, last = 0;
 
 		cJSON_ArrayForEach(w, st) {
-			const struct report_wl *m = report_find_wl(s,
-								   w->string);
+			const struct result_doc_wl *m =
+				result_doc_find_wl(s, w->string);
 			const cJSON *p99 = cJSON_GetObjectItem(
 				cJSON_GetObjectItem(w, "p99_ns"), "median");
 
@@ -255,7 +258,8 @@ static void test_model(const struct report_res *r)
 		}
 		if (den > 0) {
 			sm++;
-			if (fabs(s->sm[REPORT_SM_RUNNING] - num / den) > 1e-9)
+			if (fabs(s->sm[RESULT_DOC_SM_RUNNING] - num / den) >
+			    1e-9)
 				bad++;
 		}
 		ops += s->nops;
@@ -270,7 +274,7 @@ static void test_model(const struct report_res *r)
 static void test_significance(void)
 {
 	static const struct {
-		struct report_stat a, b;
+		struct result_doc_stat a, b;
 		int want;
 	} t[] = {
 		{ { 3, 10, 10, 9, 11 }, { 3, 20, 20, 19, 21 }, 1 },
@@ -282,7 +286,7 @@ static void test_significance(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		TAP_EQ_INT(report_significant(&t[i].a, &t[i].b), t[i].want,
+		TAP_EQ_INT(result_doc_significant(&t[i].a, &t[i].b), t[i].want,
 			   "significance: CI overlap rule");
 }
 
@@ -296,8 +300,8 @@ static size_t count(const char *hay, const char *needle)
 }
 
 /* Runs a renderer into memory. */
-static char *render(int (*fn)(FILE *, struct report_res *, int),
-		    struct report_res *rs, int n)
+static char *render(int (*fn)(FILE *, struct result_doc *, int),
+		    struct result_doc *rs, int n)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -316,7 +320,7 @@ static char *render(int (*fn)(FILE *, struct report_res *, int),
 
 /* 1 when both the text and the HTML report of r say it is time-scaled
  * (and by how much), 0 when either does not. */
-static int render_scaled(struct report_res *r)
+static int render_scaled(struct result_doc *r)
 {
 	char *t = render(report_text, r, 1), *h = render(report_html, r, 1);
 	int ok = t && h && strstr(t, "TIME-SCALED x0.1:") &&
@@ -327,7 +331,7 @@ static int render_scaled(struct report_res *r)
 	return ok;
 }
 
-static void test_render(struct report_res *rs)
+static void test_render(struct result_doc *rs)
 {
 	char *t, *c, *h, *line;
 	size_t rows = 0, want = 0, commas = 0, badrow = 0;
@@ -346,8 +350,8 @@ static void test_render(struct report_res *rs)
 	       "text: the combined step's static and CGI http apart");
 	{
 		/* B's sampler runnable for the first step over A's. */
-		const struct report_step *a = &rs[0].steps[0],
-					 *b = report_sm_at(&rs[1], a->name);
+		const struct result_doc_step *a = &rs[0].steps[0],
+					 *b = result_doc_sm_at(&rs[1], a->name);
 		char want_row[128];
 
 		snprintf(want_row, sizeof(want_row), "  %-20s %-10s",
@@ -407,15 +411,15 @@ static void test_env_more(const char *text, size_t len)
 	cJSON *h = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(
 		d, "environment"), "hosts"), 1);
 	cJSON *deps = cJSON_AddObjectToObject(h, "deps");
-	struct report_res r;
+	struct result_doc r;
 	char err[512], *out, *page;
 
 	cJSON_AddStringToObject(deps, "curl", "7.88.1-10+deb12u8");
 	cJSON_AddStringToObject(cJSON_AddObjectToObject(h, "stack"), "nginx",
 				"1.22.1-9<b>");
 	out = cJSON_PrintUnformatted(d);
-	if (report_parse(out, strlen(out), "env.json", &r, err,
-			 sizeof(err)) != 0) {
+	if (result_doc_parse(out, strlen(out), "env.json", &r, err,
+			     sizeof(err)) != 0) {
 		tap_ok(0, "host with extra fields accepted: %s", err);
 	} else {
 		page = render(report_html, &r, 1);
@@ -423,7 +427,7 @@ static void test_env_more(const char *text, size_t len)
 		       strstr(page, "stack.nginx=1.22.1-9&lt;b&gt;"),
 		       "html: extra host fields shown (escaped) under more");
 		free(page);
-		report_free(&r);
+		result_doc_free(&r);
 	}
 	free(out);
 	cJSON_Delete(d);
@@ -447,7 +451,7 @@ static const struct {
 
 static void test_hostile(const char *text, size_t len)
 {
-	struct report_res r;
+	struct result_doc r;
 	char err[512], *out, *csv, *page, *txt;
 	size_t i;
 
@@ -458,8 +462,8 @@ static void test_hostile(const char *text, size_t len)
 					  cJSON_CreateString(hostile[i].name));
 		out = cJSON_PrintUnformatted(d);
 		cJSON_Delete(d);
-		if (report_parse(out, strlen(out), "h.json", &r, err,
-				 sizeof(err)) != 0) {
+		if (result_doc_parse(out, strlen(out), "h.json", &r, err,
+				     sizeof(err)) != 0) {
 			tap_ok(0, "hostile name %zu accepted: %s", i, err);
 			free(out);
 			continue;
@@ -480,16 +484,16 @@ static void test_hostile(const char *text, size_t len)
 		free(csv);
 		free(page);
 		free(txt);
-		report_free(&r);
+		result_doc_free(&r);
 		free(out);
 	}
 }
 
 /* B swept a concurrency A did not, and skipped a step: both appear. */
-static void test_union(const char *text, size_t len, struct report_res *a)
+static void test_union(const char *text, size_t len, struct result_doc *a)
 {
 	cJSON *d = cJSON_ParseWithLength(text, len), *so;
-	struct report_res r[2];
+	struct result_doc r[2];
 	char err[512], *out, *t, *h;
 
 	cJSON_ArrayForEach(so, cJSON_GetObjectItem(d, "steps")) {
@@ -509,8 +513,8 @@ static void test_union(const char *text, size_t len, struct report_res *a)
 	}
 	out = cJSON_PrintUnformatted(d);
 	r[0] = *a;
-	if (report_parse(out, strlen(out), "u.json", &r[1], err,
-			 sizeof(err)) != 0) {
+	if (result_doc_parse(out, strlen(out), "u.json", &r[1], err,
+			     sizeof(err)) != 0) {
 		tap_ok(0, "modified B accepted: %s", err);
 	} else {
 		t = render(report_text, r, 2);
@@ -524,7 +528,7 @@ static void test_union(const char *text, size_t len, struct report_res *a)
 		       "html: the same");
 		free(t);
 		free(h);
-		report_free(&r[1]);
+		result_doc_free(&r[1]);
 	}
 	free(out);
 	cJSON_Delete(d);
@@ -536,9 +540,9 @@ static void test_union(const char *text, size_t len, struct report_res *a)
 static void test_errors(const char *text, size_t len)
 {
 	cJSON *d = cJSON_ParseWithLength(text, len), *so, *rp, *er;
-	struct report_res r;
+	struct result_doc r;
 	char err[512], *out, *t, *h;
-	const struct report_step *st;
+	const struct result_doc_step *st;
 
 	cJSON_ArrayForEach(so, cJSON_GetObjectItem(d, "steps")) {
 		if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(so,
@@ -557,21 +561,21 @@ static void test_errors(const char *text, size_t len)
 					"http: planted <errors>");
 	}
 	out = cJSON_PrintUnformatted(d);
-	if (report_parse(out, strlen(out), "e.json", &r, err,
-			 sizeof(err)) != 0) {
+	if (result_doc_parse(out, strlen(out), "e.json", &r, err,
+			     sizeof(err)) != 0) {
 		tap_ok(0, "errors planted: accepted: %s", err);
 	} else {
-		st = report_at(&r, "http-static", 4);
+		st = result_doc_at(&r, "http-static", 4);
 		tap_ok(st && st->invalid == 1 &&
-		       strcmp(report_step_flag(st), "INVALID") == 0,
+		       strcmp(result_doc_step_flag(st), "INVALID") == 0,
 		       "errors: one invalid repeat, flagged INVALID");
-		tap_ok(st && report_wl_error_rate(&st->wl[0]) > 0.1 &&
-		       report_wl_error_rate(&st->wl[0]) < 0.5,
+		tap_ok(st && result_doc_wl_error_rate(&st->wl[0]) > 0.1 &&
+		       result_doc_wl_error_rate(&st->wl[0]) < 0.5,
 		       "errors: error rate over the step's repeats (%g)",
-		       st ? report_wl_error_rate(&st->wl[0]) : -1);
-		st = report_at(&r, "http-static", 2);
-		tap_ok(st && report_wl_error_rate(&st->wl[0]) == 0 &&
-		       !report_step_flag(st)[0],
+		       st ? result_doc_wl_error_rate(&st->wl[0]) : -1);
+		st = result_doc_at(&r, "http-static", 2);
+		tap_ok(st && result_doc_wl_error_rate(&st->wl[0]) == 0 &&
+		       !result_doc_step_flag(st)[0],
 		       "errors: a clean step has rate 0 and no flag");
 		t = render(report_text, &r, 1);
 		h = render(report_html, &r, 1);
@@ -591,7 +595,7 @@ static void test_errors(const char *text, size_t len)
 		       "html: error column, flag and the escaped reason");
 		free(t);
 		free(h);
-		report_free(&r);
+		result_doc_free(&r);
 	}
 	free(out);
 	cJSON_Delete(d);
@@ -599,7 +603,7 @@ static void test_errors(const char *text, size_t len)
 
 int main(void)
 {
-	struct report_res rs[2], x;
+	struct result_doc rs[2], x;
 	char err[512], why[512];
 	size_t len = 0;
 	char *text = slurp(fix("run-a.json"), &len);
@@ -607,30 +611,31 @@ int main(void)
 
 	if (!tap_ok(text != NULL, "fixture %s readable", fix("run-a.json")))
 		return tap_done();
-	rc = report_parse(text, len, "run-a.json", &rs[0], err, sizeof(err));
+	rc = result_doc_parse(text, len, "run-a.json", &rs[0], err, sizeof(err));
 	if (!tap_ok(rc == 0, "run-a.json accepted"))
 		printf("#   %s\n", err);
-	rc = report_load(fix("run-b.json"), &rs[1], err, sizeof(err));
+	rc = result_doc_load(fix("run-b.json"), &rs[1], err, sizeof(err));
 	if (!tap_ok(rc == 0, "run-b.json accepted"))
 		printf("#   %s\n", err);
 	if (rc == 0 && rs[0].doc) {
 		test_model(&rs[0]);
 		test_render(rs);
-		TAP_EQ_INT(report_comparable(&rs[0], &rs[1], why, sizeof(why)),
+		TAP_EQ_INT(result_doc_comparable(&rs[0], &rs[1], why,
+						 sizeof(why)),
 			   0, "same suite version: comparable");
 		x = rs[1];
 		x.suite_version = "99";
-		rc = report_comparable(&rs[0], &x, why, sizeof(why));
+		rc = result_doc_comparable(&rs[0], &x, why, sizeof(why));
 		tap_ok(rc == -EINVAL && strstr(why, "suite version"),
 		       "another suite version refused: %s", why);
 		x.suite = "other";
-		rc = report_comparable(&rs[0], &x, why, sizeof(why));
+		rc = result_doc_comparable(&rs[0], &x, why, sizeof(why));
 		tap_ok(rc == -EINVAL && strstr(why, "different suites"),
 		       "another suite refused");
 		tap_ok(rs[0].time_scale == 1, "no time_scale: full length");
 		x = rs[1];
 		x.time_scale = 0.05;
-		rc = report_comparable(&rs[0], &x, why, sizeof(why));
+		rc = result_doc_comparable(&rs[0], &x, why, sizeof(why));
 		tap_ok(rc == -EINVAL && strstr(why, "x1,") &&
 		       strstr(why, "x0.05"),
 		       "a time-scaled result refused beside a full one: %s",
@@ -648,11 +653,11 @@ int main(void)
 	test_damages(text, len);
 	test_truncated(text, len);
 	test_significance();
-	rc = report_load("/nonexistent/r.json", &x, err, sizeof(err));
+	rc = result_doc_load("/nonexistent/r.json", &x, err, sizeof(err));
 	tap_ok(rc == -ENOENT && strstr(err, "/nonexistent/r.json"),
 	       "missing file: named");
-	report_free(&rs[0]);
-	report_free(&rs[1]);
+	result_doc_free(&rs[0]);
+	result_doc_free(&rs[1]);
 	free(text);
 	return tap_done();
 }

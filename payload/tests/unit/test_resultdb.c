@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "resultdb/resultdb.h"
+#include "resultdb/resultdb_conn.h"
+#include "resultdb/resultdb_regress.h"
 #include "tap.h"
 
 static const struct {
@@ -47,9 +48,9 @@ static const struct {
 
 static const struct {
 	const char *name;
-	struct report_stat prev[4];
+	struct result_doc_stat prev[4];
 	int n;
-	struct report_stat now;
+	struct result_doc_stat now;
 	double thr;
 	int want;
 } judge[] = {
@@ -68,7 +69,7 @@ static const struct {
 	{ "previous runs on both sides: not one direction", { ST(3, 50, 1),
 	  ST(3, 150, 1) }, 2, ST(3, 100, 1), 5, 0 },
 	{ "one repeat: cannot be said", { ST(3, 100, 3) }, 1,
-	  (struct report_stat)ST(1, 50, 0), 5, 0 },
+	  (struct result_doc_stat)ST(1, 50, 0), 5, 0 },
 	{ "previous runs of one repeat are left out", { ST(1, 10, 0),
 	  ST(3, 100, 3) }, 2, ST(3, 70, 2), 5, -1 },
 	{ "CI wide as the change: noise", { ST(3, 100, 40) }, 1,
@@ -110,7 +111,7 @@ int main(void)
 		TAP_EQ_INT(d, judge[i].want, judge[i].name);
 	}
 	{
-		struct report_stat p[] = { ST(3, 100, 1), ST(3, 200, 1) },
+		struct result_doc_stat p[] = { ST(3, 100, 1), ST(3, 200, 1) },
 			now = ST(3, 75, 1);
 		double base, pct;
 

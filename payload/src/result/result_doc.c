@@ -1,7 +1,7 @@
-/* report/report.c: `benchboot report`: loads and validates result documents into
- * a small model (report.h), prints the terminal tables and the CSV. */
+/* result/result_doc.c: reads benchboot.result/1 documents: validates one
+ * (every field the renderers and the index use, named by its path in a
+ * refusal) into the model result_doc.h describes, and looks figures up. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,19 +11,19 @@
 
 #include "lib/hist.h"
 #include "lib/json_int.h"
-#include "report/report.h"
-#include "result/result.h"
 #include "lib/repeat_stats.h"
 #include "lib/util.h"
+#include "result/result.h"
+#include "result/result_doc.h"
 
 /* Room for a field path: paths are cut at 200 characters, keys at 60. */
 #define VP 300
 
-const char *const report_sm_fields[REPORT_SM_N] = {
+const char *const result_doc_sm_fields[RESULT_DOC_SM_N] = {
 	"running", "cpu_idle_pct", "context_switches_ps", "free_pages",
 	"interrupts_ps", "blocks_out_ps", "load1", "swap_used_kb",
 };
-const char *const report_sm_heads[REPORT_SM_N] = {
+const char *const result_doc_sm_heads[RESULT_DOC_SM_N] = {
 	"runnable", "idle %", "ctx sw/s", "free pages", "intr/s",
 	"blk out/s", "load", "swap KiB",
 };
@@ -138,7 +138,7 @@ static void vschema(struct vctx *v, const cJSON *o, const char *path,
 
 /* A statistics object ({"n","median","mean","ci95":[lo,hi],...}). */
 static void vstat(struct vctx *v, const cJSON *o, const char *path,
-		  struct report_stat *out)
+		  struct result_doc_stat *out)
 {
 	const cJSON *n, *med, *mean, *ci;
 	char p[VP];
@@ -185,7 +185,7 @@ static void vhist(struct vctx *v, const cJSON *lat, const char *path)
 
 /* The throughput counter of a workload's stats: the workload's own unit
  * when there is one, else the first rate that is not bytes or CPU. */
-static const char *report_metric(const cJSON *wst)
+static const char *result_doc_metric(const cJSON *wst)
 {
 	static const char *const pref[] = {
 		"requests_per_s", "statements_per_s", "mails_per_s", NULL,
@@ -210,7 +210,7 @@ static const char *report_metric(const cJSON *wst)
 /* Sampler and probe series of one repeat, added to the step's sums.
  * Records are deduplicated across repeats by time (windows may touch). */
 struct series_acc {
-	double w, sm[REPORT_SM_N], last_sm_t;
+	double w, sm[RESULT_DOC_SM_N], last_sm_t;
 	double ideal, done, sq;
 	int seconds, nsm;
 	double last_pb_t;
@@ -229,15 +229,15 @@ static void vseries(struct vctx *v, const cJSON *ser, const char *path,
 	i = 0;
 	cJSON_ArrayForEach(rec, arr) {
 		const cJSON *t, *rt, *iv;
-		double vals[REPORT_SM_N];
+		double vals[RESULT_DOC_SM_N];
 
 		snprintf(p, sizeof(p), "%.200s.sample[%d]", path, i++);
 		vschema(v, rec, p, "benchboot.sample", 1);
 		t = vget(v, rec, p, "t", 'o', 0);
 		iv = vget(v, rec, p, "interval_s", 'n', 0);
-		for (k = 0; k < REPORT_SM_N; k++) {
-			const cJSON *f = vget(v, rec, p, report_sm_fields[k],
-					      'n', 0);
+		for (k = 0; k < RESULT_DOC_SM_N; k++) {
+			const cJSON *f = vget(v, rec, p,
+					      result_doc_sm_fields[k], 'n', 0);
 
 			vals[k] = f ? f->valuedouble : 0;
 		}
@@ -250,7 +250,7 @@ static void vseries(struct vctx *v, const cJSON *ser, const char *path,
 		if (rt->valuedouble <= a->last_sm_t || iv->valuedouble <= 0)
 			continue;
 		a->last_sm_t = rt->valuedouble;
-		for (k = 0; k < REPORT_SM_N; k++)
+		for (k = 0; k < RESULT_DOC_SM_N; k++)
 			a->sm[k] += vals[k] * iv->valuedouble;
 		a->w += iv->valuedouble;
 		a->nsm++;
@@ -293,9 +293,9 @@ struct ops_acc {
 	int ntot;
 	double tot[64];		/* each record's counters.total_s */
 	int nops;
-	const char *name[REPORT_MAX_OPS];
-	int n[REPORT_MAX_OPS];
-	double v[REPORT_MAX_OPS][64];
+	const char *name[RESULT_DOC_MAX_OPS];
+	int n[RESULT_DOC_MAX_OPS];
+	double v[RESULT_DOC_MAX_OPS][64];
 };
 
 static void vops(struct vctx *v, const cJSON *rec, const char *path,
@@ -326,7 +326,7 @@ static void vops(struct vctx *v, const cJSON *rec, const char *path,
 			if (strcmp(o->name[i], op->string) == 0)
 				break;
 		if (i == o->nops) {
-			if (o->nops == REPORT_MAX_OPS)
+			if (o->nops == RESULT_DOC_MAX_OPS)
 				continue;
 			o->name[o->nops++] = op->string;
 		}
@@ -338,7 +338,7 @@ static void vops(struct vctx *v, const cJSON *rec, const char *path,
 /* The index of workload name in s, added (no statistics: every repeat
  * was invalid) when the step's stats do not have it; -1 when s is
  * full. */
-static int report_step_wl(struct report_step *s, const char *name)
+static int result_doc_step_wl(struct result_doc_step *s, const char *name)
 {
 	const char *m;
 	int i;
@@ -346,7 +346,7 @@ static int report_step_wl(struct report_step *s, const char *name)
 	for (i = 0; i < s->nwl; i++)
 		if (strcmp(s->wl[i].name, name) == 0)
 			return i;
-	if (s->nwl == REPORT_MAX_WL)
+	if (s->nwl == RESULT_DOC_MAX_WL)
 		return -1;
 	memset(&s->wl[i], 0, sizeof(s->wl[i]));
 	snprintf(s->wl[i].name, sizeof(s->wl[i].name), "%s", name);
@@ -358,7 +358,7 @@ static int report_step_wl(struct report_step *s, const char *name)
 }
 
 static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
-		    struct report_step *s, struct series_acc *sa,
+		    struct result_doc_step *s, struct series_acc *sa,
 		    struct ops_acc *oa)
 {
 	const cJSON *cl, *c, *recs, *r, *mo, *w, *cmp, *inv;
@@ -413,7 +413,7 @@ static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
 		const cJSON *e;
 		double sc, fl;
 
-		i = report_step_wl(s, w->string);
+		i = result_doc_step_wl(s, w->string);
 		if (i < 0)
 			continue;
 		cJSON_ArrayForEach(e, er)
@@ -429,14 +429,14 @@ static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
 	}
 }
 
-double report_wl_error_rate(const struct report_wl *w)
+double result_doc_wl_error_rate(const struct result_doc_wl *w)
 {
 	if (!w->has_rate)
 		return -1;
 	return w->succ + w->fail > 0 ? w->fail / (w->succ + w->fail) : 0;
 }
 
-const char *report_step_flag(const struct report_step *s)
+const char *result_doc_step_flag(const struct result_doc_step *s)
 {
 	int i;
 
@@ -451,7 +451,7 @@ const char *report_step_flag(const struct report_step *s)
 /* One workload's figures in a step's "stats" (q is its path).  Returns
  * -1 when validation is to stop. */
 static int vstep_wl(struct vctx *v, const cJSON *w, const char *q,
-		    struct report_wl *wl)
+		    struct result_doc_wl *wl)
 {
 	const cJSON *f;
 	const char *m;
@@ -459,7 +459,7 @@ static int vstep_wl(struct vctx *v, const cJSON *w, const char *q,
 	snprintf(wl->name, sizeof(wl->name), "%s", w->string);
 	/* Every figure is checked, not only the ones shown. */
 	cJSON_ArrayForEach(f, w) {
-		struct report_stat tmp;
+		struct result_doc_stat tmp;
 		char fp[VP];
 
 		snprintf(fp, sizeof(fp), "%.200s.%.60s", q, f->string);
@@ -471,7 +471,7 @@ static int vstep_wl(struct vctx *v, const cJSON *w, const char *q,
 		else if (strcmp(f->string, "p99_ns") == 0)
 			wl->p99 = tmp;
 	}
-	m = report_metric(w);
+	m = result_doc_metric(w);
 	if (m) {
 		size_t l = strlen(m) - 6;
 
@@ -485,7 +485,7 @@ static int vstep_wl(struct vctx *v, const cJSON *w, const char *q,
  * to stop. */
 static int vstep_stats(struct vctx *v, const cJSON *stats,
 		       const cJSON *merged, const char *path,
-		       struct report_step *s)
+		       struct result_doc_step *s)
 {
 	const cJSON *w;
 	char p[256], q[VP];
@@ -493,7 +493,7 @@ static int vstep_stats(struct vctx *v, const cJSON *stats,
 
 	snprintf(p, sizeof(p), "%.200s.stats", path);
 	cJSON_ArrayForEach(w, stats) {
-		if (s->nwl == REPORT_MAX_WL)
+		if (s->nwl == RESULT_DOC_MAX_WL)
 			break;
 		snprintf(q, sizeof(q), "%.200s.%.60s", p, w->string);
 		if (!vtype_ok(w, 'o')) {
@@ -523,7 +523,7 @@ static int vstep_stats(struct vctx *v, const cJSON *stats,
 
 /* out: the statistics (repeat_stats.h) of v[0..n); left empty (n 0) when
  * there are none. */
-static void report_stat_of(struct report_stat *out, double *v, int n)
+static void result_doc_stat_of(struct result_doc_stat *out, double *v, int n)
 {
 	struct repeat_stats rs;
 
@@ -539,7 +539,7 @@ static void report_stat_of(struct report_stat *out, double *v, int n)
 /* A step's repeats, and what the step shows from them: the samplers'
  * means, the probe's loss and the per-operation statistics. */
 static void vstep_repeats(struct vctx *v, const cJSON *reps,
-			  const char *path, struct report_step *s)
+			  const char *path, struct result_doc_step *s)
 {
 	const cJSON *rp;
 	struct series_acc sa;
@@ -563,7 +563,7 @@ static void vstep_repeats(struct vctx *v, const cJSON *reps,
 		vrepeat(v, rp, p, s, &sa, oa);
 	}
 	s->sm_n = sa.nsm;
-	for (k = 0; k < REPORT_SM_N; k++)
+	for (k = 0; k < RESULT_DOC_SM_N; k++)
 		s->sm[k] = sa.w > 0 ? sa.sm[k] / sa.w : 0;
 	s->pb_seconds = sa.seconds;
 	if (sa.seconds > 0) {
@@ -571,7 +571,7 @@ static void vstep_repeats(struct vctx *v, const cJSON *reps,
 		s->pb_stddev_pct = sqrt(sa.sq / sa.seconds) * 100;
 	}
 	s->nops = oa->nops;
-	report_stat_of(&s->ops_total, oa->tot, oa->ntot);
+	result_doc_stat_of(&s->ops_total, oa->tot, oa->ntot);
 	for (i = 0; i < oa->nops; i++) {
 		struct repeat_stats rs;
 
@@ -588,7 +588,7 @@ static void vstep_repeats(struct vctx *v, const cJSON *reps,
 }
 
 static void vstep(struct vctx *v, const cJSON *so, int idx,
-		  struct report_step *s)
+		  struct result_doc_step *s)
 {
 	const cJSON *nm, *st, *cc, *sk, *reps, *cr, *stats, *merged, *f;
 	char path[64], p[256];
@@ -629,7 +629,8 @@ static void vstep(struct vctx *v, const cJSON *so, int idx,
 }
 
 /* Line and column of byte off in text, for a parse error. */
-static void report_linecol(const char *text, size_t off, int *line, int *col)
+static void result_doc_linecol(const char *text, size_t off, int *line,
+			       int *col)
 {
 	size_t i;
 
@@ -647,7 +648,7 @@ static void report_linecol(const char *text, size_t off, int *line, int *col)
 
 /* Whether text ends inside a string, object or array: a document cut
  * short (cJSON's error position is where the unfinished value began). */
-static int report_unclosed(const char *text, size_t len)
+static int result_doc_unclosed(const char *text, size_t len)
 {
 	int depth = 0, str = 0, esc = 0;
 	size_t i;
@@ -675,8 +676,8 @@ static int report_unclosed(const char *text, size_t len)
 
 /* Says where text (len bytes, which cJSON could not parse; end is where
  * it stopped) goes wrong.  Returns -EINVAL. */
-static int report_json_error(const char *text, size_t len, const char *end,
-			     const char *name, char *err, size_t errlen)
+static int result_doc_json_error(const char *text, size_t len, const char *end,
+				 const char *name, char *err, size_t errlen)
 {
 	size_t off = end ? (size_t)(end - text) : 0;
 	int line, col;
@@ -685,9 +686,9 @@ static int report_json_error(const char *text, size_t len, const char *end,
 	while (off < len && (text[off] == ' ' || text[off] == '\n' ||
 			     text[off] == '\t' || text[off] == '\r'))
 		off++;
-	report_linecol(text, off, &line, &col);
-	if (off >= len || report_unclosed(text, len)) {
-		report_linecol(text, len, &line, &col);
+	result_doc_linecol(text, off, &line, &col);
+	if (off >= len || result_doc_unclosed(text, len)) {
+		result_doc_linecol(text, len, &line, &col);
 		return util_fail(err, errlen, -EINVAL,
 				 "%s: not a whole JSON document: it ends early at byte %zu, line %d, inside an unclosed value (truncated?)",
 				 name, len, line);
@@ -699,7 +700,7 @@ static int report_json_error(const char *text, size_t len, const char *end,
 
 /* environment.hosts: each an object with an id and a role; a server's
  * clock offset is kept.  Returns -1 on the first mistake. */
-static int vhosts(struct vctx *v, const cJSON *hosts, struct report_res *r)
+static int vhosts(struct vctx *v, const cJSON *hosts, struct result_doc *r)
 {
 	const cJSON *h;
 	int i = 0;
@@ -728,7 +729,7 @@ static int vhosts(struct vctx *v, const cJSON *hosts, struct report_res *r)
 
 /* steps: each an object, validated into r->steps.  Returns -1 on the
  * first mistake. */
-static int vsteps(struct vctx *v, const cJSON *steps, struct report_res *r)
+static int vsteps(struct vctx *v, const cJSON *steps, struct result_doc *r)
 {
 	const cJSON *so;
 	int i = 0;
@@ -759,7 +760,7 @@ static int vsteps(struct vctx *v, const cJSON *steps, struct report_res *r)
  * renderer and every error message then only ever prints what a reader
  * sees (no terminal escape sequence, no carriage return hiding a line in
  * a table).  cJSON bounds the nesting, so the recursion is bounded. */
-static void report_defang(cJSON *j)
+static void result_doc_defang(cJSON *j)
 {
 	cJSON *x;
 	char *c;
@@ -771,11 +772,11 @@ static void report_defang(cJSON *j)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
 	cJSON_ArrayForEach(x, j)
-		report_defang(x);
+		result_doc_defang(x);
 }
 
-int report_parse(const char *text, size_t len, const char *name,
-		 struct report_res *r, char *err, size_t errlen)
+int result_doc_parse(const char *text, size_t len, const char *name,
+		     struct result_doc *r, char *err, size_t errlen)
 {
 	struct vctx v = { name, err, errlen, 0, NULL };
 	const cJSON *su, *tool, *steps, *env, *hosts, *ts;
@@ -789,8 +790,8 @@ int report_parse(const char *text, size_t len, const char *name,
 				 name);
 	r->doc = json_int_parse(text, len, &end, 0);
 	if (!r->doc)
-		return report_json_error(text, len, end, name, err, errlen);
-	report_defang(r->doc);
+		return result_doc_json_error(text, len, end, name, err, errlen);
+	result_doc_defang(r->doc);
 	v.h = malloc(sizeof(*v.h));
 	if (!v.h) {
 		cJSON_Delete(r->doc);
@@ -800,7 +801,7 @@ int report_parse(const char *text, size_t len, const char *name,
 	}
 	if (!cJSON_IsObject(r->doc))
 		verr(&v, "(top level)", "expected an object");
-	vschema(&v, r->doc, "", "benchboot.result", REPORT_SCHEMA_MAJOR);
+	vschema(&v, r->doc, "", "benchboot.result", RESULT_DOC_SCHEMA_MAJOR);
 	vget(&v, r->doc, "", "id", 's', 0);
 	su = vget(&v, r->doc, "", "suite", 'o', 0);
 	vget(&v, su, "suite", "name", 's', 0);
@@ -834,12 +835,12 @@ int report_parse(const char *text, size_t len, const char *name,
 	return 0;
 err:
 	free(v.h);
-	report_free(r);
+	result_doc_free(r);
 	return v.bad ? -EINVAL : -ENOMEM;
 }
 
-int report_load(const char *path, struct report_res *r, char *err,
-		size_t errlen)
+int result_doc_load(const char *path, struct result_doc *r, char *err,
+		    size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
@@ -875,12 +876,12 @@ int report_load(const char *path, struct report_res *r, char *err,
 		return util_fail(err, errlen, -EIO, "%s: read error", path);
 	}
 	fclose(f);
-	rc = report_parse(buf, len, path, r, err, errlen);
+	rc = result_doc_parse(buf, len, path, r, err, errlen);
 	free(buf);
 	return rc;
 }
 
-void report_free(struct report_res *r)
+void result_doc_free(struct result_doc *r)
 {
 	cJSON_Delete(r->doc);
 	free(r->steps);
@@ -889,8 +890,8 @@ void report_free(struct report_res *r)
 	r->nsteps = 0;
 }
 
-int report_comparable(const struct report_res *a, const struct report_res *b,
-		      char *why, size_t whylen)
+int result_doc_comparable(const struct result_doc *a,
+			  const struct result_doc *b, char *why, size_t whylen)
 {
 	if (strcmp(a->suite, b->suite) != 0) {
 		snprintf(why, whylen,
@@ -917,15 +918,15 @@ int report_comparable(const struct report_res *a, const struct report_res *b,
 	return 0;
 }
 
-int report_significant(const struct report_stat *a,
-		       const struct report_stat *b)
+int result_doc_significant(const struct result_doc_stat *a,
+			   const struct result_doc_stat *b)
 {
 	if (a->n < 2 || b->n < 2)
 		return -1;
 	return a->hi < b->lo || b->hi < a->lo;
 }
 
-int report_find_step(const struct report_res *r, const char *name)
+int result_doc_find_step(const struct result_doc *r, const char *name)
 {
 	int i;
 
@@ -935,8 +936,8 @@ int report_find_step(const struct report_res *r, const char *name)
 	return -1;
 }
 
-const struct report_wl *report_find_wl(const struct report_step *s,
-				       const char *wl)
+const struct result_doc_wl *result_doc_find_wl(const struct result_doc_step *s,
+					       const char *wl)
 {
 	int i;
 
@@ -946,73 +947,10 @@ const struct report_wl *report_find_wl(const struct report_step *s,
 	return NULL;
 }
 
-/* --- terminal tables ------------------------------------------------- */
+/* --- look-ups across results (the renderers' rows and columns) ------- */
 
-/* A figure with about four significant digits, no exponent for the
- * ranges results have. */
-static void report_fmt(char *b, size_t n, double v)
-{
-	double a = fabs(v);
-
-	if (a >= 1000)
-		snprintf(b, n, "%.0f", v);
-	else if (a >= 100)
-		snprintf(b, n, "%.1f", v);
-	else if (a >= 10)
-		snprintf(b, n, "%.2f", v);
-	else if (a >= 0.01 || a == 0)
-		snprintf(b, n, "%.3f", v);
-	else
-		snprintf(b, n, "%.3g", v);
-}
-
-/* "median ± half-CI (n)" scaled by div; "-" when absent. */
-static void report_fmt_stat(char *b, size_t n, const struct report_stat *s,
-			    double div)
-{
-	char m[32], h[32];
-
-	if (s->n == 0) {
-		snprintf(b, n, "-");
-		return;
-	}
-	report_fmt(m, sizeof(m), s->median / div);
-	if (s->n < 2) {
-		/* One repeat has no interval: say so rather than "± 0". */
-		snprintf(b, n, "%s (1)", m);
-		return;
-	}
-	report_fmt(h, sizeof(h), (s->hi - s->lo) / 2 / div);
-	snprintf(b, n, "%s ± %s (%d)", m, h, s->n);
-}
-
-/* Prints s padded to width display columns (UTF-8 aware). */
-static void report_cell(FILE *out, const char *s, int width, int right)
-{
-	int cols = 0;
-	const char *c;
-
-	for (c = s; *c; c++)
-		if (((unsigned char)*c & 0xc0) != 0x80)
-			cols++;
-	if (right)
-		fprintf(out, "%*s%s", cols < width ? width - cols : 0, "", s);
-	else
-		fprintf(out, "%s%*s", s, cols < width ? width - cols : 0, "");
-}
-
-static const char *report_sig_str(int sig)
-{
-	return sig < 0 ? "n<2" : sig ? "yes" : "no";
-}
-
-static char report_letter(int i)
-{
-	return (char)('A' + i % 26);
-}
-
-static int report_key_has(const struct report_key *k, int nk,
-			  const char *step, const char *wl)
+static int result_doc_key_has(const struct result_doc_key *k, int nk,
+			      const char *step, const char *wl)
 {
 	int j;
 
@@ -1022,17 +960,18 @@ static int report_key_has(const struct report_key *k, int nk,
 	return 0;
 }
 
-int report_keys(struct report_res *rs, int n, struct report_key *k, int max)
+int result_doc_keys(struct result_doc *rs, int n, struct result_doc_key *k,
+		    int max)
 {
-	const struct report_step *st;
+	const struct result_doc_step *st;
 	int nk = 0, i, s, w;
 
 	for (i = 0; i < n; i++)
 		for (s = 0; s < rs[i].nsteps; s++)
 			for (w = 0; w < rs[i].steps[s].nwl && nk < max; w++) {
 				st = &rs[i].steps[s];
-				if (report_key_has(k, nk, st->step,
-						   st->wl[w].name))
+				if (result_doc_key_has(k, nk, st->step,
+						       st->wl[w].name))
 					continue;
 				k[nk].step = st->step;
 				k[nk].wl = st->wl[w].name;
@@ -1041,8 +980,8 @@ int report_keys(struct report_res *rs, int n, struct report_key *k, int max)
 	return nk;
 }
 
-int report_concs(struct report_res *rs, int n, const char *step,
-			int *c, int max)
+int result_doc_concs(struct result_doc *rs, int n, const char *step,
+		     int *c, int max)
 {
 	int nc = 0, i, s, j, t;
 
@@ -1065,8 +1004,8 @@ int report_concs(struct report_res *rs, int n, const char *step,
 	return nc;
 }
 
-const struct report_step *report_at(const struct report_res *r,
-					   const char *step, int conc)
+const struct result_doc_step *result_doc_at(const struct result_doc *r,
+					    const char *step, int conc)
 {
 	int s;
 
@@ -1077,268 +1016,9 @@ const struct report_step *report_at(const struct report_res *r,
 	return NULL;
 }
 
-/* The error-rate and flag cells of one result's row (throughput table);
- * the flag is padded unless it ends the line (last). */
-static void report_err_cells(FILE *out, const struct report_step *st,
-			     const struct report_wl *w, int last)
-{
-	double e = w ? report_wl_error_rate(w) : -1;
-	const char *fl;
-	char b[32];
 
-	if (e < 0)
-		snprintf(b, sizeof(b), "-");
-	else
-		snprintf(b, sizeof(b), e > 0 && e < 0.0001 ? "%.4f" : "%.2f",
-			 e * 100);
-	fl = st && !st->skipped ? report_step_flag(st) : "";
-	fprintf(out, "  %6s", b);
-	if (!last || fl[0])
-		fprintf(out, "  %-*s", last ? 0 : 7, fl);
-}
-
-/* Under a throughput table: every step of k with an invalid repeat, why
- * (the first reason), and that it is not averaged. */
-static void report_invalid_notes(FILE *out, struct report_res *rs, int n,
-				 const struct report_key *k)
-{
-	int i, s;
-
-	for (i = 0; i < n; i++)
-		for (s = 0; s < rs[i].nsteps; s++) {
-			const struct report_step *st = &rs[i].steps[s];
-
-			if (strcmp(st->step, k->step) != 0 || !st->invalid)
-				continue;
-			fprintf(out, "  %c: %s: %d of %d repeat(s) invalid, not averaged: %s\n",
-				report_letter(i), st->name, st->invalid,
-				st->repeats, st->invalid_reason ?
-				st->invalid_reason : "?");
-		}
-}
-
-/* A figure table's title and column headings. */
-static void report_fig_head(FILE *out, int n, const struct report_key *k,
-			    int p99)
-{
-	char h[64];
-	int i;
-
-	fprintf(out, "\n%s (%s): %s%s against concurrency%s\n", k->step,
-		k->wl,
-		p99 ? "p99 latency (ms)" : k->metric[0] ? k->metric : "rate",
-		p99 ? "" : "/s",
-		p99 ? "; sd: response-time standard deviation (estimate)" : "");
-	fprintf(out, "  %-5s", "conc");
-	for (i = 0; i < n; i++) {
-		snprintf(h, sizeof(h), "%c %s", report_letter(i),
-			 p99 ? "p99 ms" : "per s");
-		fputs("  ", out);
-		report_cell(out, h, 24, 1);
-		if (!p99)
-			fprintf(out, "  %6s  %-*s", "err %", n == 1 ? 0 : 7,
-				"flag");
-		else
-			fprintf(out, "  %8s", "sd ms");
-		if (i > 0) {
-			snprintf(h, sizeof(h), "%c/A", report_letter(i));
-			fputs("  ", out);
-			report_cell(out, h, 6, 1);
-			fputs("  sig", out);
-		}
-	}
-}
-
-/* One figure table: rows = concurrency, per result the figure, and for
- * every result after the first its ratio to the first and significance. */
-static void report_fig_table(FILE *out, struct report_res *rs, int n,
-			     const struct report_key *k, int p99)
-{
-	int conc[64], nc, c, i;
-	char b[96];
-	double div = p99 ? 1e6 : 1;
-
-	nc = report_concs(rs, n, k->step, conc, 64);
-	report_fig_head(out, n, k, p99);
-	fputc('\n', out);
-	for (c = 0; c < nc; c++) {
-		const struct report_wl *base = NULL;
-
-		if (conc[c])
-			fprintf(out, "  %-5d", conc[c]);
-		else
-			fprintf(out, "  %-5s", "-");
-		for (i = 0; i < n; i++) {
-			const struct report_step *st =
-				report_at(&rs[i], k->step, conc[c]);
-			const struct report_wl *w =
-				st ? report_find_wl(st, k->wl) : NULL;
-			const struct report_stat *f =
-				w ? (p99 ? &w->p99 : &w->thr) : NULL;
-
-			if (st && st->skipped)
-				snprintf(b, sizeof(b), "skipped");
-			else if (f)
-				report_fmt_stat(b, sizeof(b), f, div);
-			else
-				snprintf(b, sizeof(b), "-");
-			fputs("  ", out);
-			report_cell(out, b, 24, 1);
-			if (!p99) {
-				report_err_cells(out, st, w, n == 1);
-			} else {
-				if (w && w->sd_ns >= 0)
-					report_fmt(b, sizeof(b), w->sd_ns / 1e6);
-				else
-					snprintf(b, sizeof(b), "-");
-				fprintf(out, "  %8s", b);
-			}
-			if (i == 0) {
-				base = w;
-				continue;
-			}
-			if (base && w && f->n && (p99 ? base->p99.median :
-						  base->thr.median) != 0) {
-				const struct report_stat *bf =
-					p99 ? &base->p99 : &base->thr;
-
-				snprintf(b, sizeof(b), "%.3f",
-					 f->median / bf->median);
-				fputs("  ", out);
-				report_cell(out, b, 6, 1);
-				fprintf(out, "  %-3s",
-					report_sig_str(report_significant(bf,
-									  f)));
-			} else {
-				fprintf(out, "  %6s  %-3s", "-", "-");
-			}
-		}
-		fputc('\n', out);
-	}
-}
-
-/* One row of the sql ops table: label, then per result its figure f[i]
- * (NULL: absent) and, after the first, the ratio and significance. */
-static void report_ops_row(FILE *out, const char *label,
-			   const struct report_stat *const *f, int n)
-{
-	char b[96];
-	int i;
-
-	fprintf(out, "  %-18s", label);
-	for (i = 0; i < n; i++) {
-		if (f[i] && f[i]->n)
-			report_fmt_stat(b, sizeof(b), f[i], 1);
-		else
-			snprintf(b, sizeof(b), "-");
-		fputs("  ", out);
-		report_cell(out, b, 22, 1);
-		if (i == 0)
-			continue;
-		if (f[0] && f[i] && f[i]->n && f[0]->n && f[0]->median != 0)
-			fprintf(out, "  %8.3f  %-3s", f[i]->median / f[0]->median,
-				report_sig_str(report_significant(f[0], f[i])));
-		else
-			fprintf(out, "  %8s  %-3s", "-", "-");
-	}
-	fputc('\n', out);
-}
-
-/* Result r's statistics of sql ops operation name (its first step that
- * has it), or NULL. */
-static const struct report_stat *report_op_stat(const struct report_res *r,
-						const char *name)
-{
-	int s, o;
-
-	for (s = 0; s < r->nsteps; s++)
-		for (o = 0; o < r->steps[s].nops; o++)
-			if (strcmp(r->steps[s].op_name[o], name) == 0)
-				return &r->steps[s].op_s[o];
-	return NULL;
-}
-
-/* The Byte.com table: seconds per operation, then the Totals row (each
- * run's own total_s, as the study's sum). */
-static void report_ops_table(FILE *out, struct report_res *rs, int n)
-{
-	const char *names[REPORT_MAX_OPS * 4];
-	const struct report_stat *f[64];
-	int nn = 0, i, s, o, j, any = 0;
-	char h[64];
-
-	for (i = 0; i < n; i++)
-		for (s = 0; s < rs[i].nsteps; s++)
-			for (o = 0; o < rs[i].steps[s].nops; o++) {
-				for (j = 0; j < nn; j++)
-					if (strcmp(names[j],
-						   rs[i].steps[s].op_name[o])
-					    == 0)
-						break;
-				if (j == nn && nn < REPORT_MAX_OPS * 4)
-					names[nn++] =
-						rs[i].steps[s].op_name[o];
-				any = 1;
-			}
-	if (!any)
-		return;
-	n = n < 64 ? n : 64;
-	fprintf(out,
-		"\nsql ops: seconds per operation (Byte.com table; median ± half 95 %% CI (n))\n  %-18s",
-		"operation");
-	for (i = 0; i < n; i++) {
-		snprintf(h, sizeof(h), "%c seconds", report_letter(i));
-		fputs("  ", out);
-		report_cell(out, h, 22, 1);
-		if (i > 0)
-			fprintf(out, "  %6c/A  sig", report_letter(i));
-	}
-	fputc('\n', out);
-	for (j = 0; j < nn; j++) {
-		for (i = 0; i < n; i++)
-			f[i] = report_op_stat(&rs[i], names[j]);
-		report_ops_row(out, names[j], f, n);
-	}
-	for (i = 0; i < n; i++) {
-		f[i] = NULL;
-		for (s = 0; s < rs[i].nsteps && !f[i]; s++)
-			if (rs[i].steps[s].nops)
-				f[i] = &rs[i].steps[s].ops_total;
-	}
-	report_ops_row(out, "Totals", f, n);
-}
-
-static void report_sampler_table(FILE *out, struct report_res *r, int idx)
-{
-	int s, k, any = 0;
-	char b[32];
-
-	for (s = 0; s < r->nsteps; s++)
-		any |= r->steps[s].sm_n > 0;
-	if (!any)
-		return;
-	fprintf(out,
-		"\n%c: server sampler, averages per step (Byte.com combined table)\n  %-20s",
-		report_letter(idx), "step");
-	for (k = 0; k < REPORT_SM_N; k++)
-		fprintf(out, " %10s", report_sm_heads[k]);
-	fprintf(out, " %4s\n", "s");
-	for (s = 0; s < r->nsteps; s++) {
-		const struct report_step *st = &r->steps[s];
-
-		if (!st->sm_n)
-			continue;
-		fprintf(out, "  %-20s", st->name);
-		for (k = 0; k < REPORT_SM_N; k++) {
-			report_fmt(b, sizeof(b), st->sm[k]);
-			fprintf(out, " %10s", b);
-		}
-		fprintf(out, " %4d\n", st->sm_n);
-	}
-}
-
-int report_sm_steps(struct report_res *rs, int n, const char **names,
-		    int max)
+int result_doc_sm_steps(struct result_doc *rs, int n, const char **names,
+			int max)
 {
 	int nn = 0, i, s, j;
 
@@ -1355,415 +1035,10 @@ int report_sm_steps(struct report_res *rs, int n, const char **names,
 	return nn;
 }
 
-const struct report_step *report_sm_at(const struct report_res *r,
-				       const char *name)
+const struct result_doc_step *result_doc_sm_at(const struct result_doc *r,
+					       const char *name)
 {
-	int s = report_find_step(r, name);
+	int s = result_doc_find_step(r, name);
 
 	return s >= 0 && r->steps[s].sm_n ? &r->steps[s] : NULL;
-}
-
-/* Several results: their sampler tables side by side, as the study set
- * its two systems' "combined" columns: per step and field, each result's
- * average and its ratio to A's. */
-static void report_sampler_compare(FILE *out, struct report_res *rs, int n)
-{
-	const char *names[256];
-	const struct report_step *st, *a;
-	int nn, i, j, k;
-	char b[32];
-
-	nn = report_sm_steps(rs, n, names, 256);
-	if (n < 2 || !nn)
-		return;
-	fprintf(out, "\nserver sampler side by side (Byte.com combined table; ratios against A)\n  %-20s %-10s", "step", "field");
-	for (i = 0; i < n; i++) {
-		fprintf(out, " %10c", report_letter(i));
-		if (i > 0)
-			fprintf(out, " %6c/A", report_letter(i));
-	}
-	fputc('\n', out);
-	for (j = 0; j < nn; j++)
-		for (k = 0; k < REPORT_SM_N; k++) {
-			fprintf(out, "  %-20s %-10s", k ? "" : names[j],
-				report_sm_heads[k]);
-			a = report_sm_at(&rs[0], names[j]);
-			for (i = 0; i < n; i++) {
-				st = report_sm_at(&rs[i], names[j]);
-				if (st)
-					report_fmt(b, sizeof(b), st->sm[k]);
-				fprintf(out, " %10s", st ? b : "-");
-				if (i == 0)
-					continue;
-				if (st && a && a->sm[k] != 0)
-					snprintf(b, sizeof(b), "%.3f",
-						 st->sm[k] / a->sm[k]);
-				else
-					snprintf(b, sizeof(b), "-");
-				fprintf(out, " %8s", b);
-			}
-			fputc('\n', out);
-		}
-}
-
-static void report_probe_table(FILE *out, struct report_res *rs, int n)
-{
-	const char *names[256];
-	int nn = 0, i, s, j, any = 0;
-
-	for (i = 0; i < n; i++)
-		for (s = 0; s < rs[i].nsteps; s++) {
-			if (!rs[i].steps[s].pb_seconds)
-				continue;
-			any = 1;
-			for (j = 0; j < nn; j++)
-				if (strcmp(names[j], rs[i].steps[s].name) == 0)
-					break;
-			if (j == nn && nn < 256)
-				names[nn++] = rs[i].steps[s].name;
-		}
-	if (!any)
-		return;
-	fprintf(out,
-		"\nfairness probe: units lost per step (N&K: standard deviation from the ideal, %%)\n  %-20s",
-		"step");
-	for (i = 0; i < n; i++)
-		fprintf(out, "  %c lost %%  %c stddev %%  %c s",
-			report_letter(i), report_letter(i), report_letter(i));
-	fputc('\n', out);
-	for (j = 0; j < nn; j++) {
-		fprintf(out, "  %-20s", names[j]);
-		for (i = 0; i < n; i++) {
-			int k = report_find_step(&rs[i], names[j]);
-			const struct report_step *st =
-				k >= 0 ? &rs[i].steps[k] : NULL;
-
-			if (st && st->pb_seconds)
-				fprintf(out, "  %8.2f  %10.2f  %3d",
-					st->pb_lost_pct, st->pb_stddev_pct,
-					st->pb_seconds);
-			else
-				fprintf(out, "  %8s  %10s  %3s", "-", "-",
-					"-");
-		}
-		fputc('\n', out);
-	}
-}
-
-static void report_hosts(FILE *out, const struct report_res *r, int idx)
-{
-	const cJSON *h;
-
-	cJSON_ArrayForEach(h, cJSON_GetObjectItem(cJSON_GetObjectItem(
-				r->doc, "environment"), "hosts")) {
-		const cJSON *clk = cJSON_GetObjectItem(h, "clock");
-		const char *cpu = cJSON_GetStringValue(
-			cJSON_GetObjectItem(h, "cpu"));
-		const char *ker = cJSON_GetStringValue(
-			cJSON_GetObjectItem(h, "kernel"));
-		const cJSON *cpus = cJSON_GetObjectItem(h, "cpus");
-		const cJSON *mem = cJSON_GetObjectItem(h, "mem_kb");
-		const cJSON *off = cJSON_GetObjectItem(clk, "offset_ns");
-		char o[32] = "-";
-
-		if (cJSON_IsNumber(off))
-			snprintf(o, sizeof(o), "%.1f us",
-				 off->valuedouble / 1e3);
-		fprintf(out,
-			"  %c  %-22s %-18s %s x%d, %.1f GiB, %.40s, clock offset %s%s\n",
-			report_letter(idx),
-			cJSON_GetStringValue(cJSON_GetObjectItem(h, "id")),
-			cJSON_GetStringValue(cJSON_GetObjectItem(h, "role")),
-			cpu ? cpu : "?",
-			cJSON_IsNumber(cpus) ? cpus->valueint : 0,
-			cJSON_IsNumber(mem) ? mem->valuedouble / 1048576 : 0,
-			ker ? ker : "?", o,
-			cJSON_IsTrue(cJSON_GetObjectItem(h, "lost")) ?
-			", LOST" : "");
-	}
-}
-
-int report_text(FILE *out, struct report_res *rs, int n)
-{
-	struct report_key k[128];
-	int nk, i, j;
-
-	fprintf(out, "benchboot report: %d result%s%s\n", n, n > 1 ? "s" : "",
-		n > 1 ? " (ratios against A; sig: 95 % CIs do not overlap)" :
-		"");
-	for (i = 0; i < n; i++)
-		fprintf(out, "  %c  %s  suite %s v%s  benchboot %s  %s  (%s)\n",
-			report_letter(i), rs[i].id, rs[i].suite,
-			rs[i].suite_version,
-			rs[i].tool_version ? rs[i].tool_version : "?",
-			rs[i].created ? rs[i].created : "?", rs[i].file);
-	for (i = 0; i < n; i++)
-		if (rs[i].time_scale != 1)
-			fprintf(out, "  %c  TIME-SCALED x%g: every warm-up, duration and cool-down times %g; not comparable with a full-length run\n",
-				report_letter(i), rs[i].time_scale,
-				rs[i].time_scale);
-	fprintf(out, "\nhosts\n");
-	for (i = 0; i < n; i++)
-		report_hosts(out, &rs[i], i);
-	nk = report_keys(rs, n, k, 128);
-	for (j = 0; j < nk; j++) {
-		report_fig_table(out, rs, n, &k[j], 0);
-		report_invalid_notes(out, rs, n, &k[j]);
-		report_fig_table(out, rs, n, &k[j], 1);
-	}
-	for (i = 0; i < n; i++)
-		for (j = 0; j < rs[i].nsteps; j++)
-			if (rs[i].steps[j].skipped)
-				fprintf(out, "%c: %s skipped: %s\n",
-					report_letter(i), rs[i].steps[j].name,
-					rs[i].steps[j].skipped);
-	report_ops_table(out, rs, n);
-	for (i = 0; i < n; i++)
-		report_sampler_table(out, &rs[i], i);
-	report_sampler_compare(out, rs, n);
-	report_probe_table(out, rs, n);
-	fflush(out);
-	return ferror(out) ? -EIO : 0;
-}
-
-/* --- CSV ------------------------------------------------------------- */
-
-/* A CSV field, quoted when it holds a separator, quote or line break.
- * A field a spreadsheet would read as a formula (it starts with = + - @,
- * a tab or a CR: OWASP's CSV injection list) gets a leading ' and is
- * quoted, so a hostile step name or id is shown, never evaluated.  Only
- * strings from the result come here; numbers are printed directly. */
-static void report_csv_str(FILE *out, const char *s)
-{
-	const char *c;
-	int formula;
-
-	if (!s)
-		s = "";
-	formula = s[0] && strchr("=+-@\t\r", s[0]) != NULL;
-	if (!formula && !strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	if (formula)
-		fputc('\'', out);
-	for (c = s; *c; c++) {
-		if (*c == '"')
-			fputc('"', out);
-		fputc(*c, out);
-	}
-	fputc('"', out);
-}
-
-static void report_csv_stat(FILE *out, const struct report_stat *s)
-{
-	if (s->n)
-		fprintf(out, ",%d,%.17g,%.17g,%.17g,%.17g", s->n, s->median,
-			s->mean, s->lo, s->hi);
-	else
-		fputs(",,,,,", out);
-}
-
-/* One row; w NULL for a step with no workload statistics. */
-/* The columns added after the probe's: error rate, invalid repeats,
- * the flag, the response-time standard deviation; then the line end. */
-static void report_csv_tail(FILE *out, const struct report_step *st,
-			    const struct report_wl *w)
-{
-	double e = w ? report_wl_error_rate(w) : -1;
-
-	if (e >= 0)
-		fprintf(out, ",%.17g,%.17g,%.17g", w->succ, w->fail, e);
-	else
-		fputs(",,,", out);
-	fprintf(out, ",%d,%s", st->invalid, st->skipped ? "" :
-		report_step_flag(st));
-	if (w && w->sd_ns >= 0)
-		fprintf(out, ",%.17g\n", w->sd_ns);
-	else
-		fputs(",\n", out);
-}
-
-static void report_csv_row(FILE *out, const struct report_res *r,
-			   const struct report_step *st,
-			   const struct report_wl *w)
-{
-	int k;
-
-	report_csv_str(out, r->id);
-	fputc(',', out);
-	report_csv_str(out, r->file);
-	fputc(',', out);
-	report_csv_str(out, r->suite);
-	fputc(',', out);
-	report_csv_str(out, r->suite_version);
-	fputc(',', out);
-	report_csv_str(out, w ? w->name : "");
-	fputc(',', out);
-	report_csv_str(out, st->step);
-	fputc(',', out);
-	report_csv_str(out, st->name);
-	fprintf(out, ",%d,%d,%d,", st->conc, st->repeats, st->complete);
-	report_csv_str(out, st->skipped);
-	fputc(',', out);
-	report_csv_str(out, w ? w->metric : "");
-	if (w) {
-		report_csv_stat(out, &w->thr);
-		report_csv_stat(out, &w->p50);
-		report_csv_stat(out, &w->p99);
-		fprintf(out, ",%.17g", w->errors);
-	} else {
-		fputs(",,,,,,,,,,,,,,,,", out);
-	}
-	fprintf(out, ",%d", st->sm_n);
-	for (k = 0; k < REPORT_SM_N; k++)
-		if (st->sm_n)
-			fprintf(out, ",%.17g", st->sm[k]);
-		else
-			fputc(',', out);
-	if (st->pb_seconds)
-		fprintf(out, ",%d,%.17g,%.17g", st->pb_seconds,
-			st->pb_lost_pct, st->pb_stddev_pct);
-	else
-		fputs(",0,,", out);
-	report_csv_tail(out, st, w);
-}
-
-int report_csv(FILE *out, struct report_res *rs, int n)
-{
-	static const char *const sh[] = { "thr", "p50_ns", "p99_ns" };
-	int i, s, w, k;
-
-	fputs("result,file,suite,suite_version,workload,step,step_name,concurrency,repeats,complete_repeats,skipped,metric",
-	      out);
-	for (k = 0; k < 3; k++)
-		fprintf(out, ",%s_n,%s_median,%s_mean,%s_ci95_lo,%s_ci95_hi",
-			sh[k], sh[k], sh[k], sh[k], sh[k]);
-	fputs(",errors,sampler_intervals", out);
-	for (k = 0; k < REPORT_SM_N; k++)
-		fprintf(out, ",%s", report_sm_fields[k]);
-	fputs(",probe_seconds,probe_lost_pct,probe_stddev_pct,successes,failures,error_rate,invalid_repeats,flag,stddev_ns\n", out);
-	for (i = 0; i < n; i++)
-		for (s = 0; s < rs[i].nsteps; s++) {
-			const struct report_step *st = &rs[i].steps[s];
-
-			if (!st->nwl)
-				report_csv_row(out, &rs[i], st, NULL);
-			for (w = 0; w < st->nwl; w++)
-				report_csv_row(out, &rs[i], st, &st->wl[w]);
-		}
-	fflush(out);
-	return ferror(out) ? -EIO : 0;
-}
-
-/* --- command --------------------------------------------------------- */
-
-static void report_usage(FILE *f)
-{
-	fprintf(f,
-"usage: benchboot report [--html OUT.html] [--csv OUT.csv] [--force]\n"
-"                        [--quiet] RESULT.json...\n"
-"  Tables of one result, or several side by side (the first is the\n"
-"  baseline: ratio and significance per figure).\n"
-"  --html OUT   one self-contained HTML page with charts\n"
-"  --csv OUT    one row per (result, workload, step, concurrency)\n"
-"  --force      compare results of different suites or suite versions\n"
-"  --quiet      no terminal tables (only the files asked for)\n");
-}
-
-/* Writes OUT through a temporary file, so a failed run leaves no half
- * page behind. */
-static int report_write(const char *path, struct report_res *rs, int n,
-			int (*fn)(FILE *, struct report_res *, int))
-{
-	char tmp[4096];
-	FILE *f;
-	int rc;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	rc = fn(f, rs, n);
-	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = -errno;
-	if (rc != 0)
-		unlink(tmp);
-	return rc;
-}
-
-int report_main(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "html", required_argument, 0, 'H' },
-		{ "csv", required_argument, 0, 'C' },
-		{ "force", no_argument, 0, 'f' },
-		{ "quiet", no_argument, 0, 'q' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 },
-	};
-	const char *html = NULL, *csv = NULL;
-	struct report_res *rs = NULL;
-	int force = 0, quiet = 0, c, i, n = 0, rc = 1;
-	char err[512];
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "fqh", lo, NULL)) != -1) {
-		switch (c) {
-		case 'H': html = optarg; break;
-		case 'C': csv = optarg; break;
-		case 'f': force = 1; break;
-		case 'q': quiet = 1; break;
-		case 'h': report_usage(stdout); return 0;
-		default: report_usage(stderr); return 2;
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "benchboot report: no result file given\n");
-		report_usage(stderr);
-		return 2;
-	}
-	rs = calloc(argc - optind, sizeof(*rs));
-	if (!rs)
-		return 1;
-	for (i = optind; i < argc; i++) {
-		if (report_load(argv[i], &rs[n], err, sizeof(err)) != 0) {
-			fprintf(stderr, "benchboot report: %s\n", err);
-			goto out;
-		}
-		n++;
-	}
-	for (i = 1; i < n; i++) {
-		if (report_comparable(&rs[0], &rs[i], err, sizeof(err)) == 0)
-			continue;
-		if (!force) {
-			fprintf(stderr,
-				"benchboot report: refusing to compare: %s; --force compares anyway\n",
-				err);
-			goto out;
-		}
-		fprintf(stderr, "benchboot report: warning: %s (--force)\n",
-			err);
-	}
-	if (!quiet && report_text(stdout, rs, n) != 0)
-		goto out;
-	if (html && (c = report_write(html, rs, n, report_html)) != 0) {
-		fprintf(stderr, "benchboot report: %s: %s\n", html,
-			strerror(-c));
-		goto out;
-	}
-	if (csv && (c = report_write(csv, rs, n, report_csv)) != 0) {
-		fprintf(stderr, "benchboot report: %s: %s\n", csv,
-			strerror(-c));
-		goto out;
-	}
-	rc = 0;
-out:
-	for (i = 0; i < n; i++)
-		report_free(&rs[i]);
-	free(rs);
-	return rc;
 }

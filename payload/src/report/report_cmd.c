@@ -1,0 +1,141 @@
+/* report/report_cmd.c: `benchboot report`: loads the result files (or
+ * the runs report_db selects), refuses to compare what is not comparable
+ * unless forced, and writes the tables, the HTML page and the CSV. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/report_cmd.h"
+#include "report/report_csv.h"
+#include "report/report_db.h"
+#include "report/report_html.h"
+#include "report/report_text.h"
+#include "result/result_doc.h"
+
+static void report_usage(FILE *f)
+{
+	fprintf(f,
+"usage: benchboot report [--html OUT.html] [--csv OUT.csv] [--force]\n"
+"                        [--quiet] RESULT.json...\n"
+"  Tables of one result, or several side by side (the first is the\n"
+"  baseline: ratio and significance per figure).\n"
+"  --html OUT   one self-contained HTML page with charts\n"
+"  --csv OUT    one row per (result, workload, step, concurrency)\n"
+"  --force      compare results of different suites or suite versions\n"
+"  --quiet      no terminal tables (only the files asked for)\n");
+}
+
+/* Writes OUT through a temporary file, so a failed run leaves no half
+ * page behind. */
+static int report_write(const char *path, struct result_doc *rs, int n,
+			int (*fn)(FILE *, struct result_doc *, int))
+{
+	char tmp[4096];
+	FILE *f;
+	int rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	rc = fn(f, rs, n);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -errno;
+	if (rc != 0)
+		unlink(tmp);
+	return rc;
+}
+
+/* The file mode: the result files argv names, with the options. */
+static int report_files(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "html", required_argument, 0, 'H' },
+		{ "csv", required_argument, 0, 'C' },
+		{ "force", no_argument, 0, 'f' },
+		{ "quiet", no_argument, 0, 'q' },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 },
+	};
+	const char *html = NULL, *csv = NULL;
+	struct result_doc *rs = NULL;
+	int force = 0, quiet = 0, c, i, n = 0, rc = 1;
+	char err[512];
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "fqh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'H': html = optarg; break;
+		case 'C': csv = optarg; break;
+		case 'f': force = 1; break;
+		case 'q': quiet = 1; break;
+		case 'h': report_usage(stdout); return 0;
+		default: report_usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "benchboot report: no result file given\n");
+		report_usage(stderr);
+		return 2;
+	}
+	rs = calloc(argc - optind, sizeof(*rs));
+	if (!rs)
+		return 1;
+	for (i = optind; i < argc; i++) {
+		if (result_doc_load(argv[i], &rs[n], err, sizeof(err)) != 0) {
+			fprintf(stderr, "benchboot report: %s\n", err);
+			goto out;
+		}
+		n++;
+	}
+	for (i = 1; i < n; i++) {
+		if (result_doc_comparable(&rs[0], &rs[i], err,
+					  sizeof(err)) == 0)
+			continue;
+		if (!force) {
+			fprintf(stderr,
+				"benchboot report: refusing to compare: %s; --force compares anyway\n",
+				err);
+			goto out;
+		}
+		fprintf(stderr, "benchboot report: warning: %s (--force)\n",
+			err);
+	}
+	if (!quiet && report_text(stdout, rs, n) != 0)
+		goto out;
+	if (html && (c = report_write(html, rs, n, report_html)) != 0) {
+		fprintf(stderr, "benchboot report: %s: %s\n", html,
+			strerror(-c));
+		goto out;
+	}
+	if (csv && (c = report_write(csv, rs, n, report_csv)) != 0) {
+		fprintf(stderr, "benchboot report: %s: %s\n", csv,
+			strerror(-c));
+		goto out;
+	}
+	rc = 0;
+out:
+	for (i = 0; i < n; i++)
+		result_doc_free(&rs[i]);
+	free(rs);
+	return rc;
+}
+
+int report_main(int argc, char **argv)
+{
+	struct report_db_sel sel = { 0 };
+	int rc;
+
+	if (!report_db_wanted(argc, argv))
+		return report_files(argc, argv);
+	rc = report_db_main(argc, argv, &sel);
+	if (rc == 0 && sel.argv)
+		rc = report_files(sel.argc, sel.argv);
+	report_db_free(&sel);
+	return rc;
+}

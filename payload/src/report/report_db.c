@@ -1,0 +1,411 @@
+/* report/report_db.c: reports from the collector's database: the runs a
+ * filter selects become the file mode's command line, and a selection's
+ * trend page is drawn from the index's figures with the report's charts
+ * (report_html_trend), the same page the collector serves at /ui/trend. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "report/report_db.h"
+#include "report/report_html.h"
+#include "resultdb/resultdb_conn.h"
+#include "resultdb/resultdb_query.h"
+
+#define REPORT_DB_MAX_TREND 200	/* points of a trend chart */
+
+/* Appends the size bytes of item to the array *arr of *n items.
+ * Returns 0 or -ENOMEM (the array is kept). */
+static int report_db_push(void *arr, int *n, const void *item, size_t size)
+{
+	void **a = arr, *np = realloc(*a, (size_t)(*n + 1) * size);
+
+	if (!np)
+		return -ENOMEM;
+	*a = np;
+	memcpy((char *)np + (size_t)*n * size, item, size);
+	(*n)++;
+	return 0;
+}
+
+void report_db_form(FILE *f, const struct resultdb_filter *flt,
+		    const char *action)
+{
+	static const struct {
+		const char *key, *label;
+		size_t off;
+	} fields[] = {
+		{ "host", "host", offsetof(struct resultdb_filter, host) },
+		{ "suite", "suite", offsetof(struct resultdb_filter, suite) },
+		{ "version", "version",
+		  offsetof(struct resultdb_filter, version) },
+		{ "digest", "image digest",
+		  offsetof(struct resultdb_filter, digest) },
+		{ "server", "server", offsetof(struct resultdb_filter, server) },
+		{ "from", "from (YYYY-MM-DD)",
+		  offsetof(struct resultdb_filter, from) },
+		{ "to", "to", offsetof(struct resultdb_filter, to) },
+	};
+	size_t i;
+
+	fprintf(f, "<form class=\"filter\" method=\"get\" action=\"/ui/%s\">",
+		action);
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		fprintf(f, "<label>%s <input name=\"%s\" size=\"14\" value=\"",
+			fields[i].label, fields[i].key);
+		/* NULL (no filter) prints as "". */
+		report_html_esc(f, *(const char *const *)
+				((const char *)flt + fields[i].off));
+		fputs("\"></label> ", f);
+	}
+	fputs("<button>filter</button> <a href=\"/ui/\">all runs</a></form>\n",
+	      f);
+}
+
+/* --- the trend page --------------------------------------------------- */
+
+struct report_db_points {
+	struct resultdb_trendrow *p;
+	int n;
+};
+
+static int report_db_point(void *arg, const struct resultdb_trendrow *r)
+{
+	struct report_db_points *t = arg;
+
+	return report_db_push(&t->p, &t->n, r, sizeof(*r));
+}
+
+/* One chart of figure thr (1) or p99 (0) of t's runs that have it. */
+static int report_db_chart(FILE *f, const struct report_db_points *t,
+			   int thr, const char *step, const char *wl)
+{
+	struct report_trend tr = { 0 };
+	char title[200], (*lab)[16];
+	int i;
+
+	tr.pt = calloc((size_t)t->n + 1, sizeof(*tr.pt));
+	lab = calloc((size_t)t->n + 1, sizeof(*lab));
+	if (!tr.pt || !lab) {
+		free(tr.pt);
+		free(lab);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct result_doc_stat *s = thr ? &t->p[i].thr :
+			&t->p[i].p99;
+		double d = thr ? 1 : 1e3;
+
+		if (s->n == 0)
+			continue;
+		/* "MM-DD HH:MM" of YYYY-MM-DDTHH:MM:SSZ */
+		snprintf(lab[tr.n], sizeof(lab[0]), "%.5s %.5s",
+			 t->p[i].created + 5, t->p[i].created + 11);
+		tr.pt[tr.n].id = t->p[i].id;
+		tr.pt[tr.n].label = lab[tr.n];
+		tr.pt[tr.n].y = s->mean / d;
+		tr.pt[tr.n].lo = s->n > 1 ? s->lo / d : s->mean / d;
+		tr.pt[tr.n].hi = s->n > 1 ? s->hi / d : s->mean / d;
+		tr.n++;
+	}
+	snprintf(title, sizeof(title), "%s %s: %s", step, wl,
+		 thr ? "throughput" : "p99");
+	if (tr.n)
+		report_html_trend(f, title, thr ? "per second" : "µs", &tr);
+	free(tr.pt);
+	free(lab);
+	return 0;
+}
+
+/* The (step, workload) pairs a trend page draws. */
+struct report_db_keys {
+	char (*k)[2][97];
+	int n;
+};
+
+static int report_db_key(void *arg, const char *step, const char *wl)
+{
+	struct report_db_keys *ks = arg;
+	char k[2][97];
+
+	snprintf(k[0], sizeof(k[0]), "%s", step);
+	snprintf(k[1], sizeof(k[1]), "%s", wl);
+	return report_db_push(&ks->k, &ks->n, k, sizeof(k));
+}
+
+int report_db_trend(FILE *f, struct resultdb *st,
+		    const struct resultdb_filter *flt, char *err,
+		    size_t errlen)
+{
+	struct report_db_keys ks = { 0 };
+	int i, rc;
+
+	rc = resultdb_trend_keys(st, flt, report_db_key, &ks, err, errlen);
+	if (rc == 0) {
+		report_html_head(f, "benchboot trend", 1);
+		fputs("<h1>Trend: ", f);
+		report_html_esc(f, flt->suite);
+		fputs(" v", f);
+		report_html_esc(f, flt->version);
+		fputs("</h1>\n", f);
+		report_db_form(f, flt, "trend");
+		fputs("<p class=\"meta\">One point per run, oldest first: the "
+		      "mean of its complete repeats, the bar its 95 % "
+		      "confidence interval.</p>\n<div class=\"grid\">", f);
+	}
+	for (i = 0; rc == 0 && i < ks.n; i++) {
+		struct report_db_points t = { 0 };
+
+		rc = resultdb_trend(st, flt, ks.k[i][0], ks.k[i][1],
+				    REPORT_DB_MAX_TREND, report_db_point, &t,
+				    err, errlen);
+		if (rc == 0)
+			rc = report_db_chart(f, &t, 1, ks.k[i][0], ks.k[i][1]);
+		if (rc == 0)
+			rc = report_db_chart(f, &t, 0, ks.k[i][0], ks.k[i][1]);
+		free(t.p);
+	}
+	if (rc == 0)
+		fputs("</div></body></html>\n", f);
+	free(ks.k);
+	return rc;
+}
+
+/* --- benchboot report --db -------------------------------------------- */
+
+/* What report_db_main reads besides the file mode's options. */
+struct report_db_opts {
+	const char *db, *pass_file, *dir, *trend;
+	struct resultdb_filter flt;	/* into argv: NULL or "" is any */
+	int limit;
+	struct report_db_sel *sel;	/* the file mode's command line */
+};
+
+int report_db_wanted(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--db") == 0 ||
+		    strncmp(argv[i], "--db=", 5) == 0)
+			return 1;
+	return 0;
+}
+
+/* The selection's files, oldest first, appended to the command line. */
+static int report_db_sel_row(void *arg, const struct resultdb_runrow *r)
+{
+	struct report_db_opts *o = arg;
+	char *path;
+
+	if (asprintf(&path, "%s/%s.json", o->dir, r->id) < 0)
+		return -ENOMEM;
+	o->sel->argv[o->sel->argc++] = path;
+	return 0;
+}
+
+/* One of our options into o (the file mode's go to o->sel).  Returns 0
+ * or 2 (usage). */
+static int report_db_opt(int c, const char *arg, struct report_db_opts *o,
+			 const struct option *lo, int li)
+{
+	static const struct { int c; size_t off, max; } f[] = {
+		{ 'o', offsetof(struct resultdb_filter, host),
+		  REPORT_DB_VAL_MAX },
+		{ 's', offsetof(struct resultdb_filter, suite),
+		  REPORT_DB_VAL_MAX },
+		{ 'v', offsetof(struct resultdb_filter, version),
+		  REPORT_DB_VAL_MAX },
+		{ 'g', offsetof(struct resultdb_filter, digest),
+		  REPORT_DB_VAL_MAX },
+		{ 'e', offsetof(struct resultdb_filter, server),
+		  REPORT_DB_VAL_MAX },
+		{ 'F', offsetof(struct resultdb_filter, from), 10 },
+		{ 'T', offsetof(struct resultdb_filter, to), 10 },
+	};
+	struct report_db_sel *sel = o->sel;
+	size_t i;
+	uint64_t v;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (f[i].c == c) {
+			if (strlen(arg) > f[i].max)
+				break;
+			*(const char **)((char *)&o->flt + f[i].off) = arg;
+			return 0;
+		}
+	switch (c) {
+	case 'D': o->db = arg; return 0;
+	case 'P': o->pass_file = arg; return 0;
+	case 'd': o->dir = arg; return 0;
+	case 't': o->trend = arg; return 0;
+	case 'l':
+		if (util_parse_u64(arg, 1, 10000, &v) != 0)
+			break;
+		o->limit = (int)v;
+		return 0;
+	case 'H': case 'C': case 'f': case 'q':
+		sel->argv[sel->argc++] = (char *)(c == 'H' ? "--html" :
+			c == 'C' ? "--csv" : c == 'f' ? "--force" : "--quiet");
+		if (arg)
+			sel->argv[sel->argc++] = (char *)arg;
+		return 0;
+	}
+	if (i < sizeof(f) / sizeof(f[0]) || c == 'l')
+		util_err("report", EINVAL, "--%s '%s': too long or out of range",
+			 lo[li].name, arg);
+	else
+		fputs("usage: benchboot report --db URL [--db-password-file F] --dir DIR\n"
+		      "         [--host H] [--suite S --version V] [--digest D] [--server X]\n"
+		      "         [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit N]\n"
+		      "         [--trend OUT.html | --html OUT] [--csv OUT] [--force] [--quiet]\n",
+		      stderr);
+	return 2;
+}
+
+/* The selection's trend page into o->trend. */
+static int report_db_write_trend(struct resultdb *st,
+				 struct report_db_opts *o)
+{
+	char err[300] = "", *body = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if (!o->flt.suite || !o->flt.suite[0] || !o->flt.version ||
+	    !o->flt.version[0]) {
+		util_err("report", EINVAL, "--trend: give --suite and --version (a trend is of one suite)");
+		return 2;
+	}
+	f = open_memstream(&body, &len);
+	if (!f)
+		rc = util_fail(err, sizeof(err), -ENOMEM, "out of memory");
+	else
+		rc = report_db_trend(f, st, &o->flt, err, sizeof(err));
+	if (f && fclose(f) != 0 && rc == 0)
+		rc = util_fail(err, sizeof(err), -ENOMEM, "out of memory");
+	if (rc != 0) {
+		free(body);
+		util_err("report", EIO, "--trend: %s", err);
+		return 1;
+	}
+	{
+		char dir[PATH_MAX];
+		const char *slash = strrchr(o->trend, '/');
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ?
+			 (int)(slash - o->trend) : 1, slash ? o->trend : ".");
+		rc = util_write_atomic(dir[0] ? dir : "/",
+				       slash ? slash + 1 : o->trend, body,
+				       len);
+	}
+	free(body);
+	if (rc != 0) {
+		util_err("report", -rc, "%s: %s", o->trend, strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
+
+/* The runs o selects, from the database, as file names after o's
+ * options in the command line, oldest first.  Returns 0 or an exit
+ * status. */
+static int report_db_select(struct report_db_opts *o, struct resultdb **st)
+{
+	struct report_db_sel *sel = o->sel;
+	struct resultdb_url u;
+	char err[300];
+	int i;
+
+	if (resultdb_parse_url(o->db, &u, err, sizeof(err)) != 0 ||
+	    (o->pass_file && resultdb_password_file(&u, o->pass_file, err,
+						    sizeof(err)) != 0)) {
+		util_err("report", EINVAL, "%s", err);
+		return 2;
+	}
+	*st = resultdb_new(&u, 5);
+	memset(u.pass, 0, sizeof(u.pass));
+	if (!*st || resultdb_runs(*st, &o->flt, o->limit, report_db_sel_row,
+				  o, err, sizeof(err)) != 0) {
+		util_err("report", EIO, "%s", *st ? err : "out of memory");
+		return 1;
+	}
+	/* Newest first from the store; the report's A is the oldest. */
+	for (i = 0; i < (sel->argc - sel->first) / 2; i++) {
+		char *t = sel->argv[sel->first + i];
+
+		sel->argv[sel->first + i] = sel->argv[sel->argc - 1 - i];
+		sel->argv[sel->argc - 1 - i] = t;
+	}
+	fprintf(stderr, "benchboot report: %d run%s selected from the database\n",
+		sel->argc - sel->first, sel->argc - sel->first == 1 ? "" : "s");
+	return 0;
+}
+
+int report_db_main(int argc, char **argv, struct report_db_sel *sel)
+{
+	static const struct option lo[] = {
+		{ "db", required_argument, 0, 'D' },
+		{ "db-password-file", required_argument, 0, 'P' },
+		{ "dir", required_argument, 0, 'd' },
+		{ "host", required_argument, 0, 'o' },
+		{ "suite", required_argument, 0, 's' },
+		{ "version", required_argument, 0, 'v' },
+		{ "digest", required_argument, 0, 'g' },
+		{ "server", required_argument, 0, 'e' },
+		{ "from", required_argument, 0, 'F' },
+		{ "to", required_argument, 0, 'T' },
+		{ "limit", required_argument, 0, 'l' },
+		{ "trend", required_argument, 0, 't' },
+		{ "html", required_argument, 0, 'H' },
+		{ "csv", required_argument, 0, 'C' },
+		{ "force", no_argument, 0, 'f' },
+		{ "quiet", no_argument, 0, 'q' },
+		{ 0, 0, 0, 0 },
+	};
+	struct report_db_opts o = { .limit = 20, .sel = sel };
+	struct resultdb *st = NULL;
+	int c, li, rc = 2;
+
+	*sel = (struct report_db_sel){ .first = INT_MAX };
+	/* Options, then at most --limit files. */
+	sel->argv = calloc((size_t)argc + 10001, sizeof(*sel->argv));
+	if (!sel->argv)
+		return 1;
+	sel->argv[sel->argc++] = argv[0];
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "fq", lo, &li)) != -1)
+		if (c == '?' || report_db_opt(c, optarg, &o, lo, li) != 0)
+			goto out;
+	sel->first = sel->argc;
+	if (optind != argc || !o.dir || !o.db) {
+		util_err("report", EINVAL, "--db selects from the collector's database: give --dir DIR (its files) and no file names");
+		goto out;
+	}
+	rc = report_db_select(&o, &st);
+	if (rc == 0 && o.trend) {
+		rc = report_db_write_trend(st, &o);
+		report_db_free(sel);
+	} else if (rc == 0 && sel->argc == sel->first) {
+		util_err("report", ENOENT, "no run matches the selection");
+		rc = 1;
+	}
+out:
+	resultdb_free(st);
+	return rc;
+}
+
+void report_db_free(struct report_db_sel *sel)
+{
+	int i;
+
+	for (i = sel->first; i < sel->argc; i++)
+		free(sel->argv[i]);
+	free(sel->argv);
+	*sel = (struct report_db_sel){ .first = INT_MAX };
+}

@@ -1,0 +1,497 @@
+/* report/report_text.c: `benchboot report`'s terminal tables: figures as
+ * median ± half-CI per step and concurrency, each result beside the first
+ * with its ratio and whether the difference is beyond chance. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_text.h"
+#include "result/result_doc.h"
+
+/* A figure with about four significant digits, no exponent for the
+ * ranges results have. */
+static void report_fmt(char *b, size_t n, double v)
+{
+	double a = fabs(v);
+
+	if (a >= 1000)
+		snprintf(b, n, "%.0f", v);
+	else if (a >= 100)
+		snprintf(b, n, "%.1f", v);
+	else if (a >= 10)
+		snprintf(b, n, "%.2f", v);
+	else if (a >= 0.01 || a == 0)
+		snprintf(b, n, "%.3f", v);
+	else
+		snprintf(b, n, "%.3g", v);
+}
+
+/* "median ± half-CI (n)" scaled by div; "-" when absent. */
+static void report_fmt_stat(char *b, size_t n, const struct result_doc_stat *s,
+			    double div)
+{
+	char m[32], h[32];
+
+	if (s->n == 0) {
+		snprintf(b, n, "-");
+		return;
+	}
+	report_fmt(m, sizeof(m), s->median / div);
+	if (s->n < 2) {
+		/* One repeat has no interval: say so rather than "± 0". */
+		snprintf(b, n, "%s (1)", m);
+		return;
+	}
+	report_fmt(h, sizeof(h), (s->hi - s->lo) / 2 / div);
+	snprintf(b, n, "%s ± %s (%d)", m, h, s->n);
+}
+
+/* Prints s padded to width display columns (UTF-8 aware). */
+static void report_cell(FILE *out, const char *s, int width, int right)
+{
+	int cols = 0;
+	const char *c;
+
+	for (c = s; *c; c++)
+		if (((unsigned char)*c & 0xc0) != 0x80)
+			cols++;
+	if (right)
+		fprintf(out, "%*s%s", cols < width ? width - cols : 0, "", s);
+	else
+		fprintf(out, "%s%*s", s, cols < width ? width - cols : 0, "");
+}
+
+static const char *report_sig_str(int sig)
+{
+	return sig < 0 ? "n<2" : sig ? "yes" : "no";
+}
+
+static char report_letter(int i)
+{
+	return (char)('A' + i % 26);
+}
+
+/* The error-rate and flag cells of one result's row (throughput table);
+ * the flag is padded unless it ends the line (last). */
+static void report_err_cells(FILE *out, const struct result_doc_step *st,
+			     const struct result_doc_wl *w, int last)
+{
+	double e = w ? result_doc_wl_error_rate(w) : -1;
+	const char *fl;
+	char b[32];
+
+	if (e < 0)
+		snprintf(b, sizeof(b), "-");
+	else
+		snprintf(b, sizeof(b), e > 0 && e < 0.0001 ? "%.4f" : "%.2f",
+			 e * 100);
+	fl = st && !st->skipped ? result_doc_step_flag(st) : "";
+	fprintf(out, "  %6s", b);
+	if (!last || fl[0])
+		fprintf(out, "  %-*s", last ? 0 : 7, fl);
+}
+
+/* Under a throughput table: every step of k with an invalid repeat, why
+ * (the first reason), and that it is not averaged. */
+static void report_invalid_notes(FILE *out, struct result_doc *rs, int n,
+				 const struct result_doc_key *k)
+{
+	int i, s;
+
+	for (i = 0; i < n; i++)
+		for (s = 0; s < rs[i].nsteps; s++) {
+			const struct result_doc_step *st = &rs[i].steps[s];
+
+			if (strcmp(st->step, k->step) != 0 || !st->invalid)
+				continue;
+			fprintf(out, "  %c: %s: %d of %d repeat(s) invalid, not averaged: %s\n",
+				report_letter(i), st->name, st->invalid,
+				st->repeats, st->invalid_reason ?
+				st->invalid_reason : "?");
+		}
+}
+
+/* A figure table's title and column headings. */
+static void report_fig_head(FILE *out, int n, const struct result_doc_key *k,
+			    int p99)
+{
+	char h[64];
+	int i;
+
+	fprintf(out, "\n%s (%s): %s%s against concurrency%s\n", k->step,
+		k->wl,
+		p99 ? "p99 latency (ms)" : k->metric[0] ? k->metric : "rate",
+		p99 ? "" : "/s",
+		p99 ? "; sd: response-time standard deviation (estimate)" : "");
+	fprintf(out, "  %-5s", "conc");
+	for (i = 0; i < n; i++) {
+		snprintf(h, sizeof(h), "%c %s", report_letter(i),
+			 p99 ? "p99 ms" : "per s");
+		fputs("  ", out);
+		report_cell(out, h, 24, 1);
+		if (!p99)
+			fprintf(out, "  %6s  %-*s", "err %", n == 1 ? 0 : 7,
+				"flag");
+		else
+			fprintf(out, "  %8s", "sd ms");
+		if (i > 0) {
+			snprintf(h, sizeof(h), "%c/A", report_letter(i));
+			fputs("  ", out);
+			report_cell(out, h, 6, 1);
+			fputs("  sig", out);
+		}
+	}
+}
+
+/* One figure table: rows = concurrency, per result the figure, and for
+ * every result after the first its ratio to the first and significance. */
+static void report_fig_table(FILE *out, struct result_doc *rs, int n,
+			     const struct result_doc_key *k, int p99)
+{
+	int conc[64], nc, c, i;
+	char b[96];
+	double div = p99 ? 1e6 : 1;
+
+	nc = result_doc_concs(rs, n, k->step, conc, 64);
+	report_fig_head(out, n, k, p99);
+	fputc('\n', out);
+	for (c = 0; c < nc; c++) {
+		const struct result_doc_wl *base = NULL;
+
+		if (conc[c])
+			fprintf(out, "  %-5d", conc[c]);
+		else
+			fprintf(out, "  %-5s", "-");
+		for (i = 0; i < n; i++) {
+			const struct result_doc_step *st =
+				result_doc_at(&rs[i], k->step, conc[c]);
+			const struct result_doc_wl *w =
+				st ? result_doc_find_wl(st, k->wl) : NULL;
+			const struct result_doc_stat *f =
+				w ? (p99 ? &w->p99 : &w->thr) : NULL;
+
+			if (st && st->skipped)
+				snprintf(b, sizeof(b), "skipped");
+			else if (f)
+				report_fmt_stat(b, sizeof(b), f, div);
+			else
+				snprintf(b, sizeof(b), "-");
+			fputs("  ", out);
+			report_cell(out, b, 24, 1);
+			if (!p99) {
+				report_err_cells(out, st, w, n == 1);
+			} else {
+				if (w && w->sd_ns >= 0)
+					report_fmt(b, sizeof(b),
+						   w->sd_ns / 1e6);
+				else
+					snprintf(b, sizeof(b), "-");
+				fprintf(out, "  %8s", b);
+			}
+			if (i == 0) {
+				base = w;
+				continue;
+			}
+			if (base && w && f->n && (p99 ? base->p99.median :
+						  base->thr.median) != 0) {
+				const struct result_doc_stat *bf =
+					p99 ? &base->p99 : &base->thr;
+
+				snprintf(b, sizeof(b), "%.3f",
+					 f->median / bf->median);
+				fputs("  ", out);
+				report_cell(out, b, 6, 1);
+				fprintf(out, "  %-3s", report_sig_str(
+						result_doc_significant(bf, f)));
+			} else {
+				fprintf(out, "  %6s  %-3s", "-", "-");
+			}
+		}
+		fputc('\n', out);
+	}
+}
+
+/* One row of the sql ops table: label, then per result its figure f[i]
+ * (NULL: absent) and, after the first, the ratio and significance. */
+static void report_ops_row(FILE *out, const char *label,
+			   const struct result_doc_stat *const *f, int n)
+{
+	char b[96];
+	int i;
+
+	fprintf(out, "  %-18s", label);
+	for (i = 0; i < n; i++) {
+		if (f[i] && f[i]->n)
+			report_fmt_stat(b, sizeof(b), f[i], 1);
+		else
+			snprintf(b, sizeof(b), "-");
+		fputs("  ", out);
+		report_cell(out, b, 22, 1);
+		if (i == 0)
+			continue;
+		if (f[0] && f[i] && f[i]->n && f[0]->n && f[0]->median != 0)
+			fprintf(out, "  %8.3f  %-3s", f[i]->median / f[0]->median,
+				report_sig_str(result_doc_significant(f[0],
+								      f[i])));
+		else
+			fprintf(out, "  %8s  %-3s", "-", "-");
+	}
+	fputc('\n', out);
+}
+
+/* Result r's statistics of sql ops operation name (its first step that
+ * has it), or NULL. */
+static const struct result_doc_stat *report_op_stat(const struct result_doc *r,
+						    const char *name)
+{
+	int s, o;
+
+	for (s = 0; s < r->nsteps; s++)
+		for (o = 0; o < r->steps[s].nops; o++)
+			if (strcmp(r->steps[s].op_name[o], name) == 0)
+				return &r->steps[s].op_s[o];
+	return NULL;
+}
+
+/* The Byte.com table: seconds per operation, then the Totals row (each
+ * run's own total_s, as the study's sum). */
+static void report_ops_table(FILE *out, struct result_doc *rs, int n)
+{
+	const char *names[RESULT_DOC_MAX_OPS * 4];
+	const struct result_doc_stat *f[64];
+	int nn = 0, i, s, o, j, any = 0;
+	char h[64];
+
+	for (i = 0; i < n; i++)
+		for (s = 0; s < rs[i].nsteps; s++)
+			for (o = 0; o < rs[i].steps[s].nops; o++) {
+				for (j = 0; j < nn; j++)
+					if (strcmp(names[j],
+						   rs[i].steps[s].op_name[o])
+					    == 0)
+						break;
+				if (j == nn && nn < RESULT_DOC_MAX_OPS * 4)
+					names[nn++] =
+						rs[i].steps[s].op_name[o];
+				any = 1;
+			}
+	if (!any)
+		return;
+	n = n < 64 ? n : 64;
+	fprintf(out,
+		"\nsql ops: seconds per operation (Byte.com table; median ± half 95 %% CI (n))\n  %-18s",
+		"operation");
+	for (i = 0; i < n; i++) {
+		snprintf(h, sizeof(h), "%c seconds", report_letter(i));
+		fputs("  ", out);
+		report_cell(out, h, 22, 1);
+		if (i > 0)
+			fprintf(out, "  %6c/A  sig", report_letter(i));
+	}
+	fputc('\n', out);
+	for (j = 0; j < nn; j++) {
+		for (i = 0; i < n; i++)
+			f[i] = report_op_stat(&rs[i], names[j]);
+		report_ops_row(out, names[j], f, n);
+	}
+	for (i = 0; i < n; i++) {
+		f[i] = NULL;
+		for (s = 0; s < rs[i].nsteps && !f[i]; s++)
+			if (rs[i].steps[s].nops)
+				f[i] = &rs[i].steps[s].ops_total;
+	}
+	report_ops_row(out, "Totals", f, n);
+}
+
+static void report_sampler_table(FILE *out, struct result_doc *r, int idx)
+{
+	int s, k, any = 0;
+	char b[32];
+
+	for (s = 0; s < r->nsteps; s++)
+		any |= r->steps[s].sm_n > 0;
+	if (!any)
+		return;
+	fprintf(out,
+		"\n%c: server sampler, averages per step (Byte.com combined table)\n  %-20s",
+		report_letter(idx), "step");
+	for (k = 0; k < RESULT_DOC_SM_N; k++)
+		fprintf(out, " %10s", result_doc_sm_heads[k]);
+	fprintf(out, " %4s\n", "s");
+	for (s = 0; s < r->nsteps; s++) {
+		const struct result_doc_step *st = &r->steps[s];
+
+		if (!st->sm_n)
+			continue;
+		fprintf(out, "  %-20s", st->name);
+		for (k = 0; k < RESULT_DOC_SM_N; k++) {
+			report_fmt(b, sizeof(b), st->sm[k]);
+			fprintf(out, " %10s", b);
+		}
+		fprintf(out, " %4d\n", st->sm_n);
+	}
+}
+
+/* Several results: their sampler tables side by side, as the study set
+ * its two systems' "combined" columns: per step and field, each result's
+ * average and its ratio to A's. */
+static void report_sampler_compare(FILE *out, struct result_doc *rs, int n)
+{
+	const char *names[256];
+	const struct result_doc_step *st, *a;
+	int nn, i, j, k;
+	char b[32];
+
+	nn = result_doc_sm_steps(rs, n, names, 256);
+	if (n < 2 || !nn)
+		return;
+	fprintf(out, "\nserver sampler side by side (Byte.com combined table; ratios against A)\n  %-20s %-10s", "step", "field");
+	for (i = 0; i < n; i++) {
+		fprintf(out, " %10c", report_letter(i));
+		if (i > 0)
+			fprintf(out, " %6c/A", report_letter(i));
+	}
+	fputc('\n', out);
+	for (j = 0; j < nn; j++)
+		for (k = 0; k < RESULT_DOC_SM_N; k++) {
+			fprintf(out, "  %-20s %-10s", k ? "" : names[j],
+				result_doc_sm_heads[k]);
+			a = result_doc_sm_at(&rs[0], names[j]);
+			for (i = 0; i < n; i++) {
+				st = result_doc_sm_at(&rs[i], names[j]);
+				if (st)
+					report_fmt(b, sizeof(b), st->sm[k]);
+				fprintf(out, " %10s", st ? b : "-");
+				if (i == 0)
+					continue;
+				if (st && a && a->sm[k] != 0)
+					snprintf(b, sizeof(b), "%.3f",
+						 st->sm[k] / a->sm[k]);
+				else
+					snprintf(b, sizeof(b), "-");
+				fprintf(out, " %8s", b);
+			}
+			fputc('\n', out);
+		}
+}
+
+static void report_probe_table(FILE *out, struct result_doc *rs, int n)
+{
+	const char *names[256];
+	int nn = 0, i, s, j, any = 0;
+
+	for (i = 0; i < n; i++)
+		for (s = 0; s < rs[i].nsteps; s++) {
+			if (!rs[i].steps[s].pb_seconds)
+				continue;
+			any = 1;
+			for (j = 0; j < nn; j++)
+				if (strcmp(names[j], rs[i].steps[s].name) == 0)
+					break;
+			if (j == nn && nn < 256)
+				names[nn++] = rs[i].steps[s].name;
+		}
+	if (!any)
+		return;
+	fprintf(out,
+		"\nfairness probe: units lost per step (N&K: standard deviation from the ideal, %%)\n  %-20s",
+		"step");
+	for (i = 0; i < n; i++)
+		fprintf(out, "  %c lost %%  %c stddev %%  %c s",
+			report_letter(i), report_letter(i), report_letter(i));
+	fputc('\n', out);
+	for (j = 0; j < nn; j++) {
+		fprintf(out, "  %-20s", names[j]);
+		for (i = 0; i < n; i++) {
+			int k = result_doc_find_step(&rs[i], names[j]);
+			const struct result_doc_step *st =
+				k >= 0 ? &rs[i].steps[k] : NULL;
+
+			if (st && st->pb_seconds)
+				fprintf(out, "  %8.2f  %10.2f  %3d",
+					st->pb_lost_pct, st->pb_stddev_pct,
+					st->pb_seconds);
+			else
+				fprintf(out, "  %8s  %10s  %3s", "-", "-",
+					"-");
+		}
+		fputc('\n', out);
+	}
+}
+
+static void report_hosts(FILE *out, const struct result_doc *r, int idx)
+{
+	const cJSON *h;
+
+	cJSON_ArrayForEach(h, cJSON_GetObjectItem(cJSON_GetObjectItem(
+				r->doc, "environment"), "hosts")) {
+		const cJSON *clk = cJSON_GetObjectItem(h, "clock");
+		const char *cpu = cJSON_GetStringValue(
+			cJSON_GetObjectItem(h, "cpu"));
+		const char *ker = cJSON_GetStringValue(
+			cJSON_GetObjectItem(h, "kernel"));
+		const cJSON *cpus = cJSON_GetObjectItem(h, "cpus");
+		const cJSON *mem = cJSON_GetObjectItem(h, "mem_kb");
+		const cJSON *off = cJSON_GetObjectItem(clk, "offset_ns");
+		char o[32] = "-";
+
+		if (cJSON_IsNumber(off))
+			snprintf(o, sizeof(o), "%.1f us",
+				 off->valuedouble / 1e3);
+		fprintf(out,
+			"  %c  %-22s %-18s %s x%d, %.1f GiB, %.40s, clock offset %s%s\n",
+			report_letter(idx),
+			cJSON_GetStringValue(cJSON_GetObjectItem(h, "id")),
+			cJSON_GetStringValue(cJSON_GetObjectItem(h, "role")),
+			cpu ? cpu : "?",
+			cJSON_IsNumber(cpus) ? cpus->valueint : 0,
+			cJSON_IsNumber(mem) ? mem->valuedouble / 1048576 : 0,
+			ker ? ker : "?", o,
+			cJSON_IsTrue(cJSON_GetObjectItem(h, "lost")) ?
+			", LOST" : "");
+	}
+}
+
+int report_text(FILE *out, struct result_doc *rs, int n)
+{
+	struct result_doc_key k[128];
+	int nk, i, j;
+
+	fprintf(out, "benchboot report: %d result%s%s\n", n, n > 1 ? "s" : "",
+		n > 1 ? " (ratios against A; sig: 95 % CIs do not overlap)" :
+		"");
+	for (i = 0; i < n; i++)
+		fprintf(out, "  %c  %s  suite %s v%s  benchboot %s  %s  (%s)\n",
+			report_letter(i), rs[i].id, rs[i].suite,
+			rs[i].suite_version,
+			rs[i].tool_version ? rs[i].tool_version : "?",
+			rs[i].created ? rs[i].created : "?", rs[i].file);
+	for (i = 0; i < n; i++)
+		if (rs[i].time_scale != 1)
+			fprintf(out, "  %c  TIME-SCALED x%g: every warm-up, duration and cool-down times %g; not comparable with a full-length run\n",
+				report_letter(i), rs[i].time_scale,
+				rs[i].time_scale);
+	fprintf(out, "\nhosts\n");
+	for (i = 0; i < n; i++)
+		report_hosts(out, &rs[i], i);
+	nk = result_doc_keys(rs, n, k, 128);
+	for (j = 0; j < nk; j++) {
+		report_fig_table(out, rs, n, &k[j], 0);
+		report_invalid_notes(out, rs, n, &k[j]);
+		report_fig_table(out, rs, n, &k[j], 1);
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < rs[i].nsteps; j++)
+			if (rs[i].steps[j].skipped)
+				fprintf(out, "%c: %s skipped: %s\n",
+					report_letter(i), rs[i].steps[j].name,
+					rs[i].steps[j].skipped);
+	report_ops_table(out, rs, n);
+	for (i = 0; i < n; i++)
+		report_sampler_table(out, &rs[i], i);
+	report_sampler_compare(out, rs, n);
+	report_probe_table(out, rs, n);
+	fflush(out);
+	return ferror(out) ? -EIO : 0;
+}
