@@ -20,7 +20,19 @@ PAYLOAD_LDLIBS := -lcurl -lmbedtls -lmbedx509 -lmbedcrypto \
 	-lmariadbclient -lcjson -lpthread -lm
 PAYLOAD_DEPLIBS := $(CURL_LIB) $(MARIADB_LIB) $(CJSON_LIB) $(SYSROOT_HEADERS)
 
-PAYLOAD_SRCS := $(sort $(filter-out payload/src/sysmon/os/%,\
+# benchboot sql's connector engine (load/sql/sql_engine.h): SQL_ENGINE,
+# epoll or threads, from configs/arch/$(ARCH).mk (make SQL_ENGINE=threads
+# tries the other on x86_64).  The one it names is linked; the other is
+# compiled by `payload` too, not linked, so that it keeps building.
+SQL_ENGINES := epoll threads
+ifneq ($(words $(filter $(SQL_ENGINE),$(SQL_ENGINES))),1)
+$(error SQL_ENGINE='$(SQL_ENGINE)': want one of $(SQL_ENGINES) (configs/arch/$(ARCH).mk))
+endif
+SQL_ENGINE_OFF := $(filter-out $(SQL_ENGINE),$(SQL_ENGINES))
+SQL_ENGINE_H := $(PAYLOAD_GEN)/bb_sql_engine.h
+
+PAYLOAD_SRCS := $(sort $(filter-out payload/src/sysmon/os/% \
+	payload/src/load/sql/sql_engine_$(SQL_ENGINE_OFF).c,\
 	$(shell find payload/src -name '*.c')))
 PAYLOAD_OBJS := $(PAYLOAD_SRCS:payload/src/%.c=$(PAYLOAD_BUILD)/%.o)
 # Everything but main(): what unit tests link against.
@@ -37,17 +49,30 @@ $(PAYLOAD_GEN)/bb_pins.h: $(wildcard image/deps/*.mk) payload/payload.mk
 	  $(foreach d,$(DEPS),echo '	{ "$(d)", "$($(d)_SRC)$($(d)_DEB)", "$($(d)_VERSION)" }, \';) \
 	  echo '	{ 0, 0, 0 }'; } >$@.tmp && mv $@.tmp $@
 
-$(PAYLOAD_BUILD)/%.o: payload/src/%.c | $(PAYLOAD_DEPLIBS) $(PAYLOAD_GEN)/bb_pins.h
+# SQL_NONBLOCK for load/sql/sql.h, rewritten only when SQL_ENGINE changes:
+# what includes it is rebuilt then, and benchboot relinked with the other
+# engine.
+$(SQL_ENGINE_H): payload-sql-engine-force
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '#define SQL_NONBLOCK $(if $(filter epoll,$(SQL_ENGINE)),1,0) /* SQL_ENGINE=$(SQL_ENGINE) */' >$@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+payload-sql-engine-force:
+
+$(PAYLOAD_BUILD)/%.o: payload/src/%.c | $(PAYLOAD_DEPLIBS) $(PAYLOAD_GEN)/bb_pins.h $(SQL_ENGINE_H)
 	@echo "  CC      $<"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(TARGET_CC) $(PAYLOAD_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BENCHBOOT): $(PAYLOAD_OBJS) $(PAYLOAD_DEPLIBS)
+$(BENCHBOOT): $(PAYLOAD_OBJS) $(PAYLOAD_DEPLIBS) $(SQL_ENGINE_H)
 	@echo "  LD      $@"
 	$(Q)mkdir -p $(@D)
 	$(Q)$(TARGET_CC) -static -o $@ $(PAYLOAD_OBJS) $(PAYLOAD_LDLIBS)
 
--include $(PAYLOAD_OBJS:.o=.d)
+# The engine not linked: an object of its own, for the build to fail when
+# it no longer compiles.
+SQL_ENGINE_CHECK := $(PAYLOAD_BUILD)/load/sql/sql_engine_$(SQL_ENGINE_OFF).o
+
+-include $(PAYLOAD_OBJS:.o=.d) $(SQL_ENGINE_CHECK:.o=.d)
 
 # Unit tests: payload/tests/unit/test_NAME.c, one static program each,
 # linked against every module; each prints TAP.
@@ -79,7 +104,7 @@ $(PAYLOAD_BUILD)/fuzz/fuzz_%: payload/tests/fuzz/fuzz_%.c \
 
 
 .PHONY: payload unit-tests fuzzers
-payload: $(BENCHBOOT)
+payload: $(BENCHBOOT) $(SQL_ENGINE_CHECK)
 unit-tests: $(UNIT_BINS)
 fuzzers: $(FUZZ_BINS)
 

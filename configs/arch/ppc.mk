@@ -18,6 +18,10 @@ KERNEL_HEADERS := /usr/powerpc-linux-gnu/include/linux \
 # musl's powerpc port has a 64-bit long double, Debian's gcc defaults to
 # IBM 128-bit double-double: every object must agree (as on ppc64le).
 ARCH_CFLAGS := -mlong-double-64
+# benchboot sql's connector engine (load/sql/sql_engine.h): one thread
+# a connection, as musl has no context switch here for the connector's
+# non-blocking API.
+SQL_ENGINE := threads
 ARCH_HOST_PACKAGES := gcc-powerpc-linux-gnu linux-libc-dev-powerpc-cross \
 	qemu-user-static bc bison flex
 # GRUB's Open Firmware modules come from the ppc64el package (below).

@@ -16,6 +16,10 @@ KERNEL_HEADERS := /usr/powerpc64le-linux-gnu/include/linux \
 # every object, musl's own included, must agree or long double arguments
 # (printf's %Lf, strtold) silently mean different things.
 ARCH_CFLAGS := -mlong-double-64
+# benchboot sql's connector engine (load/sql/sql_engine.h): one thread
+# a connection, as musl has no context switch here for the connector's
+# non-blocking API.
+SQL_ENGINE := threads
 ARCH_HOST_PACKAGES := gcc-powerpc64le-linux-gnu linux-libc-dev-ppc64el-cross \
 	qemu-user-static
 # Foreign architecture apt must know (image/deps/host-packages.sh adds it):

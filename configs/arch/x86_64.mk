@@ -11,6 +11,9 @@ GNU_TRIPLET := x86_64-linux-gnu
 KERNEL_HEADERS := /usr/include/linux /usr/include/asm-generic \
 	/usr/include/mtd /usr/include/x86_64-linux-gnu/asm
 ARCH_CFLAGS :=
+# benchboot sql's connector engine (load/sql/sql_engine.h): epoll, as
+# musl has the context switch the connector's non-blocking API needs here.
+SQL_ENGINE := epoll
 # Host packages the toolchain for this arch needs.
 ARCH_HOST_PACKAGES := gcc linux-libc-dev
 # Runs target binaries on the build host (empty: natively).
