@@ -10,6 +10,7 @@
 
 #include <mysql.h>
 
+#include "lib/hostport.h"
 #include "lib/util.h"
 #include "load/sql/sql_conn.h"
 #include "resultdb/resultdb_conn.h"
@@ -52,50 +53,24 @@ static int resultdb_unescape(const char *s, size_t n, char *out, size_t outlen)
 	return 0;
 }
 
-/* HOST[:PORT] (HOST may be an [IPv6] literal) of hp..hp+n into u. */
+/* HOST[:PORT] of hp..hp+n into u: lib/hostport with a URL's rule, an
+ * IPv6 address only in brackets (a bare one would swallow the port). */
 static int resultdb_hostport(const char *hp, size_t n, struct resultdb_url *u,
 			     char *err, size_t errlen)
 {
-	const char *h = hp, *colon;
-	size_t hl;
-	char num[8], *e;
-	unsigned long p;
+	struct hostport h;
+	char why[HOSTPORT_ERRLEN];
 
-	if (n && hp[0] == '[') {
-		const char *rb = memchr(hp, ']', n);
-
-		if (!rb)
-			return util_fail(err, errlen, -EINVAL,
-					 "--db: '[' without ']' in the host");
-		h = hp + 1;
-		hl = (size_t)(rb - h);
-		colon = rb + 1 < hp + n ? rb + 1 : NULL;
-		if (colon && *colon != ':')
-			return util_fail(err, errlen, -EINVAL,
-					 "--db: junk after ']' in the host");
-	} else {
-		colon = memchr(hp, ':', n);
-		hl = colon ? (size_t)(colon - hp) : n;
-	}
-	if (hl == 0 || hl >= sizeof(u->host))
+	if (hostport_split(hp, n, HOSTPORT_BRACKETS, 3306, &h, why,
+			   sizeof(why)) != 0)
+		return util_fail(err, errlen, -EINVAL, "--db: %s", why);
+	if (h.hostlen >= sizeof(u->host))
 		return util_fail(err, errlen, -EINVAL,
 				 "--db: no host, or one over %zu bytes",
 				 sizeof(u->host) - 1);
-	memcpy(u->host, h, hl);
-	u->host[hl] = 0;
-	u->port = 3306;
-	if (!colon)
-		return 0;
-	n -= (size_t)(colon + 1 - hp);
-	if (n == 0 || n >= sizeof(num))
-		return util_fail(err, errlen, -EINVAL, "--db: bad port");
-	memcpy(num, colon + 1, n);
-	num[n] = 0;
-	p = strtoul(num, &e, 10);
-	if (*e || num[0] < '0' || num[0] > '9' || p < 1 || p > 65535)
-		return util_fail(err, errlen, -EINVAL,
-				 "--db: port '%s': expected 1..65535", num);
-	u->port = (unsigned)p;
+	memcpy(u->host, h.host, h.hostlen);
+	u->host[h.hostlen] = 0;
+	u->port = h.port;
 	return 0;
 }
 

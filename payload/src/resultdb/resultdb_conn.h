@@ -23,9 +23,10 @@ struct resultdb_url {
 };
 
 /* Parses url into u.  Returns 0, or -EINVAL with the reason in err: not
- * mysql:// (mariadb:// is the same), no user, no host, a port outside
- * 1..65535, no database or one with other characters, a part too long.
- * %XX escapes are decoded in the user and the password. */
+ * mysql:// (mariadb:// is the same), no user, no host, an IPv6 address
+ * without brackets, a port outside 1..65535, no database or one with
+ * other characters, a part too long.  %XX escapes are decoded in the
+ * user and the password. */
 int resultdb_parse_url(const char *url, struct resultdb_url *u, char *err,
 		       size_t errlen);
 
