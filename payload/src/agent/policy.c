@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "agent/policy.h"
+#include "lib/hostport.h"
 #include "lib/util.h"
 
 /* How a workload names its target. */
@@ -67,23 +68,21 @@ static const char *policy_refused(const struct policy_rule *r,
 	return NULL;
 }
 
-/* The host of "HOST:PORT", "[V6]:PORT" or a URL's authority into *h,
- * *hn (no brackets).  Returns 0 or -EINVAL. */
+/* The host of "HOST[:PORT]", "[V6][:PORT]", a bare IPv6 address, or a
+ * URL's authority (up to its path, query or fragment) into *h, *hn (no
+ * brackets): the parse the workloads themselves make (lib/hostport.h),
+ * so what is checked is what they reach.  Returns 0 or -EINVAL. */
 static int policy_host(const char *s, const char **h, size_t *hn)
 {
-	const char *end;
+	struct hostport hp;
+	int rc;
 
-	if (s[0] == '[') {
-		end = strchr(s, ']');
-		if (!end)
-			return -EINVAL;
-		*h = s + 1;
-		*hn = (size_t)(end - s - 1);
-		return 0;
-	}
-	*h = s;
-	*hn = strcspn(s, ":/?#");
-	return *hn ? 0 : -EINVAL;
+	rc = hostport_split(s, strcspn(s, "/?#"), 0, 0, &hp, NULL, 0);
+	if (rc != 0)
+		return rc;
+	*h = hp.host;
+	*hn = hp.hostlen;
+	return 0;
 }
 
 /* The target named by argument a (and, for --host, the next one b), or

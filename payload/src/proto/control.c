@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "proto/control.h"
+#include "lib/hostport.h"
 #include "lib/json_int.h"
 #include "lib/util.h"
 
@@ -648,41 +649,16 @@ int control_conn_drain(struct control_conn *c, int timeout_ms)
 int control_parse_hostport(const char *s, char *host, size_t hostlen,
 		       int *port, int default_port)
 {
-	const char *colon, *hend;
-	size_t hl;
-	char *end;
-	long p;
+	unsigned p;
+	int rc;
 
-	if (!s || !*s)
+	if (!s)
 		return -EINVAL;
-	if (*s == '[') {
-		hend = strchr(s, ']');
-		if (!hend)
-			return -EINVAL;
-		s++;
-		colon = hend[1] == ':' ? hend + 1 : NULL;
-		if (hend[1] && !colon)
-			return -EINVAL;
-	} else {
-		colon = strrchr(s, ':');
-		/* A bare IPv6 address has several colons and no port. */
-		if (colon && strchr(s, ':') != colon)
-			colon = NULL;
-		hend = colon ? colon : s + strlen(s);
-	}
-	hl = (size_t)(hend - s);
-	if (hl == 0 || hl >= hostlen)
-		return -EINVAL;
-	memcpy(host, s, hl);
-	host[hl] = 0;
-	*port = default_port;
-	if (colon) {
-		errno = 0;
-		p = strtol(colon + 1, &end, 10);
-		if (errno || *end || end == colon + 1 || p < 1 || p > 65535)
-			return -EINVAL;
-		*port = (int)p;
-	}
+	rc = hostport_parse(s, 0, (unsigned)default_port, host, hostlen, &p,
+			    NULL, 0);
+	if (rc != 0)
+		return rc;
+	*port = (int)p;
 	return 0;
 }
 

@@ -164,8 +164,10 @@ size_t control_conn_pending(const struct control_conn *c);
  * a negative errno. */
 int control_conn_drain(struct control_conn *c, int timeout_ms);
 
-/* Splits "HOST[:PORT]" (IPv6 as "[addr]:port") into host (hostlen bytes)
- * and *port (default_port when absent).  Returns 0 or -EINVAL. */
+/* Splits "HOST[:PORT]" (IPv6 as "[addr]:port" or bare without a port)
+ * into host (hostlen bytes) and *port (default_port when absent):
+ * hostport_parse() without flags or message (lib/hostport.h, which says
+ * what a message-wanting caller gets).  Returns 0 or -EINVAL. */
 int control_parse_hostport(const char *s, char *host, size_t hostlen,
 		       int *port, int default_port);
 

@@ -7,7 +7,8 @@ fuzz_smtp_reply_SRCS := load/smtp/smtp_proto.c
 FUZZ_TARGETS += mdns_parse
 fuzz_mdns_parse_SRCS := mdns/mdns.c lib/util.c
 FUZZ_TARGETS += control_msg
-fuzz_control_msg_SRCS := proto/control.c lib/json_int.c lib/util.c
+fuzz_control_msg_SRCS := proto/control.c lib/hostport.c lib/json_int.c \
+	lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_control_msg: FUZZ_CFLAGS += -lcjson
 FUZZ_TARGETS += collect_http
 fuzz_collect_http_SRCS := collector/collect_http.c lib/util.c
@@ -25,7 +26,7 @@ FUZZ_TARGETS += suite
 fuzz_suite_SRCS := controller/suite.c lib/util.c
 FUZZ_TARGETS += auth
 fuzz_auth_SRCS := proto/auth.c proto/control.c lib/json_int.c \
-	agent/policy.c lib/util.c
+	agent/policy.c lib/hostport.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_auth: FUZZ_CFLAGS += -lcjson -lmbedcrypto
 FUZZ_TARGETS += ident
 fuzz_ident_SRCS := ident/ident_parse.c lib/util.c

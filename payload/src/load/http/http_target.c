@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "load/http/http_target.h"
+#include "lib/hostport.h"
 #include "lib/version.h"
 #include "lib/util.h"
 
@@ -212,55 +213,39 @@ static int add_pattern(struct http_target_set *ts, const char *path,
 int http_target_add_url(struct http_target_set *ts, const char *url,
 			char *err, size_t errlen)
 {
-	char host[256], port[8];
+	char host[256], port[8], why[HOSTPORT_ERRLEN];
 	const char *h, *e, *path, *scheme, *defport;
-	size_t n;
+	struct hostport hp;
+	unsigned dport;
+	int rc;
 
 	if (strncasecmp(url, "https://", 8) == 0) {
 		scheme = "https";
 		defport = "443";
+		dport = 443;
 		h = url + 8;
 	} else if (strncasecmp(url, "http://", 7) == 0) {
 		scheme = "http";
 		defport = "80";
+		dport = 80;
 		h = url + 7;
 	} else {
 		return util_fail(err, errlen, -EINVAL,
 				 "URL '%s' does not start with http:// or https://",
 				 url);
 	}
-	if (*h == '[') {
-		e = strchr(h, ']');
-		if (!e)
-			return util_fail(err, errlen, -EINVAL,
-					 "URL '%s': '[' without ']'", url);
-		n = (size_t)(e - h - 1);
-		h++;
-		e++;
-	} else {
-		e = h + strcspn(h, ":/?");
-		n = (size_t)(e - h);
-	}
-	if (n == 0 || n >= sizeof(host))
-		return util_fail(err, errlen, -EINVAL, "URL '%s': %s host name",
-				 url, n ? "too long a" : "no");
-	memcpy(host, h, n);
-	host[n] = 0;
-	strcpy(port, defport);
-	if (*e == ':') {
-		char *end;
-		unsigned long p = strtoul(e + 1, &end, 10);
-
-		if (end == e + 1 || p == 0 || p > 65535 ||
-		    (*end && *end != '/' && *end != '?'))
-			return util_fail(err, errlen, -EINVAL,
-					 "URL '%s': bad port", url);
-		snprintf(port, sizeof(port), "%lu", p);
-		e = end;
-	} else if (*e && *e != '/' && *e != '?') {
+	/* The authority ends at the path or the query. */
+	e = h + strcspn(h, "/?");
+	rc = hostport_split(h, (size_t)(e - h), HOSTPORT_BRACKETS,
+			    dport, &hp, why, sizeof(why));
+	if (rc != 0)
+		return util_fail(err, errlen, rc, "URL '%s': %s", url, why);
+	if (hp.hostlen >= sizeof(host))
 		return util_fail(err, errlen, -EINVAL,
-				 "URL '%s': bad host name", url);
-	}
+				 "URL '%s': too long a host name", url);
+	memcpy(host, hp.host, hp.hostlen);
+	host[hp.hostlen] = 0;
+	snprintf(port, sizeof(port), "%u", hp.port);
 	path = e;
 	if (ts->host[0] == 0) {
 		strcpy(ts->scheme, scheme);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lib/hist.h"
+#include "lib/hostport.h"
 #include "load/loadgen.h"
 #include "load/smtp/smtp.h"
 #include "load/smtp/smtp_proto.h"
@@ -694,25 +695,16 @@ static int smtp_load_message(struct smtp_run *run, const char *path)
 static int smtp_resolve(struct smtp_run *run, const char *target)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
-	char host[256];
-	const char *colon = strrchr(target, ':'), *h = host;
-	size_t hl;
+	char host[256], ports[8], why[HOSTPORT_ERRLEN];
+	unsigned port;
 	int rc;
 
-	if (!colon || colon == target || !colon[1])
-		return util_err("smtp", EINVAL, "server '%s': want HOST:PORT",
-				target);
-	hl = (size_t)(colon - target);
-	if (hl >= sizeof(host))
-		return util_err("smtp", EINVAL, "server '%s': host too long",
-				target);
-	memcpy(host, target, hl);
-	host[hl] = 0;
-	if (host[0] == '[' && host[hl - 1] == ']') {
-		host[hl - 1] = 0;
-		h = host + 1;
-	}
-	rc = getaddrinfo(h, colon + 1, &hints, &ai);
+	rc = hostport_parse(target, HOSTPORT_NEED_PORT, 0, host, sizeof(host),
+			    &port, why, sizeof(why));
+	if (rc != 0)
+		return util_err("smtp", EINVAL, "server '%s': %s", target, why);
+	snprintf(ports, sizeof(ports), "%u", port);
+	rc = getaddrinfo(host, ports, &hints, &ai);
 	if (rc != 0)
 		return util_err("smtp", EINVAL, "server '%s': %s", target,
 				gai_strerror(rc));

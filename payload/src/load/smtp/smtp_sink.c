@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lib/hist.h"
+#include "lib/hostport.h"
 #include "load/loadgen.h"
 #include "load/smtp/smtp_proto.h"
 #include "load/smtp/smtp_sink.h"
@@ -573,23 +574,24 @@ static int sink_parse(int argc, char **argv, struct sink_cfg *cfg,
 	return 0;
 }
 
-/* ADDR:PORT (ADDR may be empty: every address) into cfg->addr; a store
- * directory that is one.  Returns 0, -EINVAL for a usage error, -ENOTDIR
+/* ADDR:PORT or [V6]:PORT (ADDR may be empty: every address) into
+ * cfg->addr; a store directory that is one.  Returns 0, -EINVAL for a usage error, -ENOTDIR
  * when --store is not a directory; said on stderr. */
 static int sink_check(struct sink_cfg *cfg, const char *target)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_PASSIVE }, *ai;
-	const char *colon = strrchr(target, ':');
+	char host[256], ports[8], why[HOSTPORT_ERRLEN];
 	struct stat st;
-	char host[256];
+	unsigned port;
 	int rc;
 
-	if (!colon || (size_t)(colon - target) >= sizeof(host) || !colon[1])
-		return util_err("smtp-sink", EINVAL, "'%s': want ADDR:PORT", target);
-	memcpy(host, target, (size_t)(colon - target));
-	host[colon - target] = 0;
-	rc = getaddrinfo(host[0] ? host : NULL, colon + 1, &hints, &ai);
+	rc = hostport_parse(target, HOSTPORT_NEED_PORT | HOSTPORT_ANY_HOST, 0,
+			    host, sizeof(host), &port, why, sizeof(why));
+	if (rc != 0)
+		return util_err("smtp-sink", EINVAL, "'%s': %s", target, why);
+	snprintf(ports, sizeof(ports), "%u", port);
+	rc = getaddrinfo(host[0] ? host : NULL, ports, &hints, &ai);
 	if (rc != 0)
 		return util_err("smtp-sink", EINVAL, "'%s': %s", target,
 				gai_strerror(rc));
