@@ -9,7 +9,7 @@
 #include "lib/fetch.h"
 #include "load/http/http.h"
 #include "ident/ident.h"
-#include "mdns/mdns.h"
+#include "mdns/mdns_cmd.h"
 #include "sysmon/probe.h"
 #include "report/report_cmd.h"
 #include "sysmon/sample.h"

@@ -1,0 +1,487 @@
+/* mdns/mdns_browser.c: the browser of mdns_browser.h: PTR queries with
+ * back-off, follow-ups for what an instance lacks, a cache with TTLs. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "mdns/mdns_browser.h"
+#include "mdns/mdns_socket.h"
+#include "lib/util.h"
+
+#define MAX_INST MDNS_BROWSER_MAX
+#define MAX_HOSTS 128
+
+struct binst {
+	struct mdns_name name;
+	struct mdns_name target;
+	uint64_t expires;	/* PTR */
+	/* SRV: live responders refresh it with every answer to our PTR
+	 * re-queries (at most 60 s apart, TTL 120 s), so an agent that
+	 * died without a goodbye is dropped after 2 minutes, not 75. */
+	uint64_t srv_expires;
+	uint64_t last_query;
+	bool have_srv, have_txt, reported;
+	int ifindex;
+	struct mdns_instance pub;	/* as last reported */
+	struct mdns_instance cur;
+};
+
+struct bhost {
+	struct mdns_name name;
+	struct in_addr addr;
+	uint64_t expires;
+};
+
+struct mdns_browser {
+	struct mdns_socket net;
+	/* One-shot queries (§5.1) go out from an ephemeral port: responders
+	 * answer them at once by unicast (§6.7), untouched by the once-a-
+	 * second multicast limit another browser may just have triggered.
+	 * Continuous PTR queries go from 5353.  efd polls both. */
+	int qfd, efd;
+	bool oneshot;		/* the next PTR query is one-shot */
+	struct mdns_browse_conf conf;
+	char only_if[IF_NAMESIZE];
+	struct mdns_name n_type;
+	uint64_t next_ptr;
+	unsigned ptr_interval;
+	struct binst inst[MAX_INST];
+	size_t ninst;
+	struct bhost hosts[MAX_HOSTS];
+	size_t nhosts;
+	uint8_t buf[MDNS_PACKET_MAX + 1];
+	uint8_t out[MDNS_SEND_MAX];
+	struct mdns_msg msg;
+};
+
+static struct binst *br_inst(struct mdns_browser *b,
+			     const struct mdns_name *n, bool create)
+{
+	struct binst *in;
+
+	for (size_t i = 0; i < b->ninst; i++)
+		if (mdns_name_eq(&b->inst[i].name, n))
+			return &b->inst[i];
+	if (!create || b->ninst == MAX_INST)
+		return NULL;
+	in = &b->inst[b->ninst++];
+	memset(in, 0, sizeof(*in));
+	in->name = *n;
+	mdns_name_label(n, in->cur.name, sizeof(in->cur.name));
+	return in;
+}
+
+static struct bhost *br_host(struct mdns_browser *b,
+			     const struct mdns_name *n, bool create)
+{
+	uint64_t t = mdns_socket_now_ms();
+	size_t i;
+
+	for (i = 0; i < b->nhosts; i++)
+		if (mdns_name_eq(&b->hosts[i].name, n))
+			return &b->hosts[i];
+	for (i = 0; i < b->nhosts; i++)
+		if (b->hosts[i].expires < t)
+			break;		/* reuse an expired slot */
+	if (!create || i == MAX_HOSTS)
+		return NULL;
+	if (i == b->nhosts)
+		b->nhosts++;
+	b->hosts[i].name = *n;
+	return &b->hosts[i];
+}
+
+static void br_emit(struct mdns_browser *b, enum mdns_event ev,
+		    const struct mdns_instance *in)
+{
+	if (b->conf.cb)
+		b->conf.cb(b->conf.cb_arg, ev, in);
+}
+
+static void br_remove(struct mdns_browser *b, size_t i)
+{
+	if (b->inst[i].reported)
+		br_emit(b, MDNS_REMOVED, &b->inst[i].pub);
+	b->inst[i] = b->inst[--b->ninst];
+}
+
+/* Reports instances that became resolved or changed. */
+static void br_update(struct mdns_browser *b)
+{
+	uint64_t t = mdns_socket_now_ms();
+
+	for (size_t i = 0; i < b->ninst; i++) {
+		struct binst *in = &b->inst[i];
+		struct bhost *h;
+
+		if (!in->have_srv || !in->have_txt)
+			continue;
+		h = br_host(b, &in->target, false);
+		if (!h || h->expires < t)
+			continue;
+		inet_ntop(AF_INET, &h->addr, in->cur.addr,
+			  sizeof(in->cur.addr));
+		if (!in->reported) {
+			in->reported = true;
+			in->pub = in->cur;
+			br_emit(b, MDNS_FOUND, &in->pub);
+		} else if (memcmp(&in->pub, &in->cur, sizeof(in->cur))) {
+			in->pub = in->cur;
+			br_emit(b, MDNS_CHANGED, &in->pub);
+		}
+	}
+}
+
+/* TTL to cache a record for.  Unicast (legacy) answers carry at most
+ * 10 s (§6.7), shorter than our re-query interval: keep those 120 s. */
+static uint64_t br_ttl_ms(uint32_t ttl, bool legacy)
+{
+	if (legacy && ttl && ttl < MDNS_TTL_HOST)
+		ttl = MDNS_TTL_HOST;
+	return (uint64_t)ttl * 1000;
+}
+
+static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
+			const struct mdns_if *f, bool legacy)
+{
+	uint64_t t = mdns_socket_now_ms();
+	size_t i;
+
+	/* PTRs first: the SRV/TXT/A of the same packet then find them. */
+	for (i = 0; i < m->nrr; i++) {
+		const struct mdns_rr *rr = &m->rr[i];
+		struct binst *in;
+
+		if (rr->type != MDNS_TYPE_PTR ||
+		    !mdns_name_eq(&rr->name, &b->n_type) ||
+		    !mdns_name_is_child(&rr->u.ptr, &b->n_type))
+			continue;
+		in = br_inst(b, &rr->u.ptr, rr->ttl != 0);
+		if (!in)
+			continue;
+		if (rr->ttl == 0) {
+			br_remove(b, (size_t)(in - b->inst));
+			continue;
+		}
+		in->expires = t + br_ttl_ms(rr->ttl, legacy);
+		if (!in->ifindex) {
+			in->ifindex = f->index;
+			snprintf(in->cur.ifname, sizeof(in->cur.ifname), "%s",
+				 f->name);
+		}
+	}
+	for (i = 0; i < m->nrr; i++) {
+		const struct mdns_rr *rr = &m->rr[i];
+		struct binst *in;
+		struct bhost *h;
+
+		switch (rr->type) {
+		case MDNS_TYPE_SRV:
+			in = br_inst(b, &rr->name, false);
+			if (!in)
+				break;
+			if (rr->ttl == 0) {	/* goodbye */
+				br_remove(b, (size_t)(in - b->inst));
+				break;
+			}
+			in->srv_expires = t + br_ttl_ms(rr->ttl, legacy);
+			in->have_srv = true;
+			in->target = rr->u.srv.target;
+			in->cur.port = rr->u.srv.port;
+			mdns_name_to_str(&rr->u.srv.target, in->cur.host,
+					 sizeof(in->cur.host));
+			break;
+		case MDNS_TYPE_TXT:
+			in = br_inst(b, &rr->name, false);
+			if (!in || rr->ttl == 0 || rr->rdlen > MDNS_TXT_MAX)
+				break;
+			in->have_txt = true;
+			memcpy(in->cur.txt, rr->rdata, rr->rdlen);
+			in->cur.txt_len = rr->rdlen;
+			break;
+		case MDNS_TYPE_A:
+			h = br_host(b, &rr->name, rr->ttl != 0);
+			if (!h)
+				break;
+			memcpy(&h->addr, rr->u.a, 4);
+			h->expires = rr->ttl ? t + br_ttl_ms(rr->ttl, legacy) :
+				     0;
+			break;
+		}
+	}
+	br_update(b);
+}
+
+/* Sends q (if it holds a question) on f from fd. */
+static void br_send(struct mdns_browser *b, struct mdns_if *f,
+		    struct mdns_builder *q, int fd)
+{
+	size_t len = mdns_build_finish(q);
+
+	if (len <= 12)
+		return;
+	b->net.tx_fd = fd;
+	mdns_socket_send_mc(&b->net, f, q->buf, len);
+	b->net.tx_fd = -1;
+}
+
+static void br_query(struct mdns_browser *b)
+{
+	uint8_t cont[128];
+	uint64_t t = mdns_socket_now_ms();
+	struct mdns_builder q, c;
+	bool ptr = t >= b->next_ptr;
+	size_t i, j;
+
+	for (i = 0; i < b->net.nifs; i++) {
+		struct mdns_if *f = &b->net.ifs[i];
+
+		/* q: one-shot (first PTR, follow-ups); c: continuous. */
+		mdns_build_init(&q, b->out, sizeof(b->out), 0, 0);
+		mdns_build_init(&c, cont, sizeof(cont), 0, 0);
+		if (ptr)
+			mdns_build_question(b->oneshot ? &q : &c, &b->n_type,
+					    MDNS_TYPE_PTR, MDNS_CLASS_IN);
+		/* Follow-ups for what a found instance still lacks. */
+		for (j = 0; j < b->ninst; j++) {
+			struct binst *in = &b->inst[j];
+			struct bhost *h;
+
+			if (in->ifindex && in->ifindex != f->index)
+				continue;
+			if (t - in->last_query < 1000)
+				continue;
+			if (!in->have_srv || !in->have_txt) {
+				mdns_build_question(&q, &in->name,
+						    MDNS_TYPE_ANY,
+						    MDNS_CLASS_IN);
+				in->last_query = t;
+				continue;
+			}
+			h = br_host(b, &in->target, false);
+			if (!h || h->expires < t) {
+				mdns_build_question(&q, &in->target,
+						    MDNS_TYPE_A,
+						    MDNS_CLASS_IN);
+				in->last_query = t;
+			}
+		}
+		br_send(b, f, &q, b->qfd >= 0 ? b->qfd : b->net.fd);
+		br_send(b, f, &c, b->net.fd);
+	}
+	if (ptr) {
+		b->oneshot = false;
+		b->next_ptr = t + b->ptr_interval;
+		b->ptr_interval = b->ptr_interval * 2 > 60000 ? 60000 :
+				  b->ptr_interval * 2;
+	}
+}
+
+static void br_timers(struct mdns_browser *b)
+{
+	uint64_t t = mdns_socket_now_ms();
+
+	if (t >= b->net.next_scan && mdns_socket_scan(&b->net) > 0) {
+		b->next_ptr = t;	/* a new link: ask there at once */
+		b->ptr_interval = 1000;
+		b->oneshot = true;
+	}
+	for (size_t i = 0; i < b->ninst;) {
+		const struct binst *in = &b->inst[i];
+
+		if ((in->expires && in->expires < t) ||
+		    (in->srv_expires && in->srv_expires < t))
+			br_remove(b, i);
+		else
+			i++;
+	}
+	br_query(b);
+}
+
+static int br_open_oneshot(struct mdns_browser *b, char *err, size_t errlen)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	int one = 1, ttl = 255;
+
+	b->qfd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			0);
+	b->efd = epoll_create1(EPOLL_CLOEXEC);
+	if (b->qfd < 0 || b->efd < 0)
+		goto err;
+	setsockopt(b->qfd, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one));
+	setsockopt(b->qfd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof(ttl));
+	setsockopt(b->qfd, IPPROTO_IP, IP_MULTICAST_LOOP, &one, sizeof(one));
+	if (bind(b->qfd, (struct sockaddr *)&sa, sizeof(sa)) != 0)
+		goto err;
+	ev.data.fd = b->net.fd;
+	if (epoll_ctl(b->efd, EPOLL_CTL_ADD, b->net.fd, &ev) != 0)
+		goto err;
+	ev.data.fd = b->qfd;
+	if (epoll_ctl(b->efd, EPOLL_CTL_ADD, b->qfd, &ev) != 0)
+		goto err;
+	return 0;
+err:
+	one = errno;
+	return util_fail(err, errlen, -one, "one-shot query socket: %s",
+			 strerror(one));
+}
+
+struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,
+				      char *err, size_t errlen)
+{
+	char tn[MDNS_NAME_STR_MAX + 8];
+	struct mdns_browser *b;
+
+	b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	b->conf = *conf;
+	b->qfd = b->efd = -1;
+	snprintf(tn, sizeof(tn), "%s.local",
+		 conf->type ? conf->type : MDNS_SERVICE_TYPE);
+	if (mdns_name_from_str(&b->n_type, tn) != 0) {
+		snprintf(err, errlen,
+			 "service type '%s' is not a valid DNS name",
+			 conf->type);
+		free(b);
+		return NULL;
+	}
+	if (conf->ifname)
+		snprintf(b->only_if, sizeof(b->only_if), "%s", conf->ifname);
+	if (mdns_socket_open(&b->net, conf->ifname ? b->only_if : NULL, false,
+			     conf->log, conf->log_arg, err, errlen) != 0) {
+		free(b);
+		return NULL;
+	}
+	/* On 5353 already: add the one-shot socket.  (Without 5353 every
+	 * query is one-shot from the socket we have.) */
+	if (b->net.port5353 && br_open_oneshot(b, err, errlen) != 0) {
+		mdns_browser_free(b);
+		return NULL;
+	}
+	b->ptr_interval = 1000;
+	b->oneshot = true;
+	br_query(b);
+	return b;
+}
+
+int mdns_browser_fd(const struct mdns_browser *b)
+{
+	return b->efd >= 0 ? b->efd : b->net.fd;
+}
+
+int mdns_browser_timeout_ms(const struct mdns_browser *b)
+{
+	uint64_t t = mdns_socket_now_ms(), due = b->next_ptr;
+
+	if (b->net.next_scan < due)
+		due = b->net.next_scan;
+	for (size_t i = 0; i < b->ninst; i++)
+		if (!b->inst[i].reported)
+			due = due < t + 1000 ? due : t + 1000;
+	if (due <= t)
+		return 0;
+	return due - t > 10000 ? 10000 : (int)(due - t);
+}
+
+int mdns_browser_handle(struct mdns_browser *b)
+{
+	struct sockaddr_in from;
+	struct mdns_if *f;
+	int rc, n;
+
+	for (int k = 0; k < 2; k++) {
+		int fd = k ? b->qfd : b->net.fd;
+		bool legacy = k || !b->net.port5353;
+
+		for (n = 0; fd >= 0 && n < 256; n++) {
+			rc = mdns_socket_next(&b->net, fd, b->buf, &b->msg,
+					      &from, &f);
+			if (rc < 0)
+				return rc;
+			if (rc == 0)
+				break;
+			if (rc == 1 && (b->msg.flags & MDNS_FLAG_QR))
+				br_response(b, &b->msg, f, legacy);
+		}
+	}
+	br_timers(b);
+	return 0;
+}
+
+const struct mdns_instance *mdns_browser_get(const struct mdns_browser *b,
+					     size_t i)
+{
+	for (size_t j = 0; j < b->ninst; j++)
+		if (b->inst[j].reported && i-- == 0)
+			return &b->inst[j].pub;
+	return NULL;
+}
+
+void mdns_browser_stats(const struct mdns_browser *b, struct mdns_stats *out)
+{
+	*out = b->net.st;
+}
+
+void mdns_browser_free(struct mdns_browser *b)
+{
+	if (!b)
+		return;
+	if (b->net.fd >= 0)
+		close(b->net.fd);
+	if (b->qfd >= 0)
+		close(b->qfd);
+	if (b->efd >= 0)
+		close(b->efd);
+	free(b);
+}
+
+int mdns_browse(const char *type, const char *ifname, int timeout_ms,
+		struct mdns_instance *out, size_t max, size_t *n,
+		char *err, size_t errlen)
+{
+	struct mdns_browse_conf conf = { .type = type, .ifname = ifname };
+	const struct mdns_instance *in;
+	struct mdns_browser *b;
+	uint64_t end = mdns_socket_now_ms() +
+		       (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
+	int rc = 0;
+
+	*n = 0;
+	b = mdns_browser_new(&conf, err, errlen);
+	if (!b)
+		return -EIO;
+	for (;;) {
+		uint64_t t = mdns_socket_now_ms();
+		struct pollfd p = { mdns_browser_fd(b), POLLIN, 0 };
+		int to = mdns_browser_timeout_ms(b);
+
+		if (t >= end)
+			break;
+		if ((uint64_t)to > end - t)
+			to = (int)(end - t);
+		if (poll(&p, 1, to) < 0 && errno != EINTR) {
+			rc = -errno;
+			snprintf(err, errlen, "poll: %s", strerror(errno));
+			break;
+		}
+		rc = mdns_browser_handle(b);
+		if (rc != 0) {
+			snprintf(err, errlen, "receive: %s", strerror(-rc));
+			break;
+		}
+	}
+	while (*n < max && (in = mdns_browser_get(b, *n)))
+		out[(*n)++] = *in;
+	mdns_browser_free(b);
+	return rc;
+}

@@ -1,0 +1,349 @@
+/* mdns/mdns_cmd.c: `benchboot mdns publish` and `benchboot mdns browse`,
+ * the responder and the browser driven from the shell. */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mdns/mdns_browser.h"
+#include "mdns/mdns_cmd.h"
+#include "mdns/mdns_responder.h"
+#include "mdns/mdns_socket.h"
+#include "lib/util.h"
+
+static volatile sig_atomic_t mdns_stop;
+
+static void mdns_on_signal(int sig)
+{
+	mdns_stop = sig;
+}
+
+static void mdns_usage(FILE *o)
+{
+	fprintf(o,
+		"usage: benchboot mdns publish --name NAME --port PORT [--host HOST] [--type TYPE]\n"
+		"                             [--if IFACE] [--txt KEY=VALUE]... [--txt-stdin]\n"
+		"       benchboot mdns browse [--timeout SECONDS] [--if IFACE] [--watch] [TYPE]\n");
+}
+
+/* Prints s (len bytes) with tabs, backslashes and non-printables as
+ * \DDD, so each browse line splits cleanly on tabs. */
+static void print_esc(const uint8_t *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < 0x20 || s[i] == 0x7f || s[i] == '\\')
+			printf("\\%03u", s[i]);
+		else
+			putchar(s[i]);
+	}
+}
+
+/* One browse line: name, host, address, port, interface, TXT strings. */
+static void print_instance(const struct mdns_instance *in)
+{
+	size_t p = 0;
+
+	print_esc((const uint8_t *)in->name, strlen(in->name));
+	printf("\t%s\t%s\t%u\t%s", in->host, in->addr, in->port, in->ifname);
+	while (p < in->txt_len) {
+		size_t l = in->txt[p];
+
+		if (l) {
+			putchar('\t');
+			print_esc(in->txt + p + 1, l);
+		}
+		p += 1 + l;
+	}
+	putchar('\n');
+	fflush(stdout);
+}
+
+static void watch_event(void *arg, enum mdns_event ev,
+			const struct mdns_instance *in)
+{
+	fputs(ev == MDNS_FOUND ? "+\t" : ev == MDNS_CHANGED ? "~\t" : "-\t",
+	      stdout);
+	print_instance(in);
+}
+
+/* --watch: every event as it happens until the timeout or a signal. */
+static int mdns_watch(const char *type, const char *ifname,
+		      uint64_t timeout_ms)
+{
+	struct mdns_browse_conf conf = { .type = type, .ifname = ifname,
+					 .cb = watch_event };
+	uint64_t end = mdns_socket_now_ms() + timeout_ms;
+	struct mdns_browser *b;
+	struct sigaction sa;
+	char err[512];
+	int rc = 0;
+
+	b = mdns_browser_new(&conf, err, sizeof(err));
+	if (!b) {
+		util_err("mdns", EINVAL, "browse: %s", err);
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = mdns_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!mdns_stop && mdns_socket_now_ms() < end) {
+		struct pollfd p = { mdns_browser_fd(b), POLLIN, 0 };
+		uint64_t left = end - mdns_socket_now_ms();
+		int to = mdns_browser_timeout_ms(b);
+
+		if ((uint64_t)to > left)
+			to = (int)left;
+		if (poll(&p, 1, to) < 0 && errno != EINTR) {
+			rc = util_err("mdns", errno, "poll: %s",
+				      strerror(errno));
+			break;
+		}
+		rc = mdns_browser_handle(b);
+		if (rc != 0) {
+			util_err("mdns", -rc, "receive: %s", strerror(-rc));
+			break;
+		}
+	}
+	mdns_browser_free(b);
+	return rc ? 1 : 0;
+}
+
+/* --txt-stdin: each line read is a new TXT list, "k=v" words separated by
+ * spaces, replacing the old one (as an agent's role changes). */
+struct txt_in {
+	int fd;
+	char buf[1024];
+	size_t len;
+};
+
+static void txt_in_read(struct txt_in *t, struct mdns_responder *r)
+{
+	ssize_t n = read(t->fd, t->buf + t->len, sizeof(t->buf) - 1 - t->len);
+	char *nl;
+
+	if (n <= 0) {
+		if (n == 0 || (errno != EINTR && errno != EAGAIN))
+			t->fd = -1;	/* EOF: keep publishing */
+		return;
+	}
+	t->len += (size_t)n;
+	t->buf[t->len] = 0;
+	while ((nl = strchr(t->buf, '\n'))) {
+		const char *kv[64];
+		size_t nkv = 0;
+		char *tok, *save = NULL;
+
+		*nl = 0;
+		for (tok = strtok_r(t->buf, " \t", &save); tok && nkv < 63;
+		     tok = strtok_r(NULL, " \t", &save))
+			kv[nkv++] = tok;
+		kv[nkv] = NULL;
+		if (mdns_responder_set_txt(r, kv) == 0)
+			fprintf(stderr,
+				"benchboot mdns: TXT replaced (%zu strings)\n",
+				nkv);
+		t->len -= (size_t)(nl + 1 - t->buf);
+		memmove(t->buf, nl + 1, t->len + 1);
+	}
+	if (t->len == sizeof(t->buf) - 1)
+		t->len = 0;	/* an over-long line: drop it */
+}
+
+/* Answers and announces until SIGINT/SIGTERM, taking TXT updates from
+ * tin, and prints the name once it is ours.  Returns 0 or a negative
+ * errno (reported). */
+static int mdns_publish_loop(struct mdns_responder *r, struct txt_in *tin,
+			     unsigned port)
+{
+	enum mdns_state shown = MDNS_PROBING;
+	int rc = 0;
+
+	while (!mdns_stop) {
+		struct pollfd p[2] = { { mdns_responder_fd(r), POLLIN, 0 },
+				       { tin->fd, POLLIN, 0 } };
+
+		if (poll(p, tin->fd >= 0 ? 2 : 1,
+			 mdns_responder_timeout_ms(r)) < 0 &&
+		    errno != EINTR)
+			return util_err("mdns", errno, "poll: %s",
+					strerror(errno));
+		if (tin->fd >= 0 && p[1].revents)
+			txt_in_read(tin, r);
+		rc = mdns_responder_handle(r);
+		if (rc != 0) {
+			util_err("mdns", -rc, "socket: %s", strerror(-rc));
+			return rc;
+		}
+		if (mdns_responder_state(r) == shown)
+			continue;
+		shown = mdns_responder_state(r);
+		if (shown == MDNS_RUNNING) {
+			printf("published '%s' on %s.local port %u\n",
+			       mdns_responder_instance(r),
+			       mdns_responder_host(r), port);
+			fflush(stdout);
+		}
+	}
+	return rc;
+}
+
+static int mdns_publish_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "type", required_argument, NULL, 't' },
+		{ "if", required_argument, NULL, 'i' },
+		{ "txt", required_argument, NULL, 'x' },
+		{ "txt-stdin", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mdns_service svc = { 0 };
+	struct txt_in tin = { .fd = -1 };
+	const char *txt[64];
+	size_t ntxt = 0;
+	struct mdns_responder *r;
+	struct sigaction sa;
+	struct mdns_stats st;
+	char err[512];
+	uint64_t port = 0;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "n:p:H:t:i:x:sh", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 's': tin.fd = 0; break;
+		case 'n': svc.instance = optarg; break;
+		case 'H': svc.host = optarg; break;
+		case 't': svc.type = optarg; break;
+		case 'i': svc.ifname = optarg; break;
+		case 'x':
+			if (ntxt == 63) {
+				util_err("mdns", EINVAL, "more than 63 --txt");
+				return 2;
+			}
+			txt[ntxt++] = optarg;
+			break;
+		case 'p':
+			if (util_parse_u64(optarg, 1, 65535, &port) != 0) {
+				util_err("mdns", EINVAL,
+					 "--port '%s': want 1..65535", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			mdns_usage(stdout);
+			return 0;
+		default:
+			mdns_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc || !svc.instance || !port) {
+		mdns_usage(stderr);
+		return 2;
+	}
+	txt[ntxt] = NULL;
+	svc.txt = txt;
+	svc.port = (uint16_t)port;
+	r = mdns_responder_new(&svc, err, sizeof(err));
+	if (!r) {
+		util_err("mdns", EINVAL, "publish: %s", err);
+		return 1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = mdns_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rc = mdns_publish_loop(r, &tin, (unsigned)port);
+	mdns_responder_stats(r, &st);
+	fprintf(stderr,
+		"benchboot mdns: rx %llu bad %llu ignored %llu queries %llu legacy %llu tx %llu conflicts %llu\n",
+		(unsigned long long)st.rx, (unsigned long long)st.rx_bad,
+		(unsigned long long)st.rx_ignored,
+		(unsigned long long)st.queries, (unsigned long long)st.legacy,
+		(unsigned long long)st.tx, (unsigned long long)st.conflicts);
+	mdns_responder_free(r);
+	return rc ? 1 : 0;
+}
+
+static int mdns_browse_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ "if", required_argument, NULL, 'i' },
+		{ "watch", no_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct mdns_instance found[MDNS_BROWSER_MAX];
+	bool watch = false;
+	const char *ifname = NULL, *type = NULL;
+	uint64_t timeout = 3000000000u;
+	char err[512];
+	size_t n, i;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "t:i:wh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (util_parse_duration(optarg, &timeout) != 0 ||
+			    timeout > 3600000000000ull) {
+				util_err("mdns", EINVAL,
+					 "--timeout '%s': want a duration up to 1h",
+					 optarg);
+				return 2;
+			}
+			break;
+		case 'i': ifname = optarg; break;
+		case 'w': watch = true; break;
+		case 'h':
+			mdns_usage(stdout);
+			return 0;
+		default:
+			mdns_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		type = argv[optind++];
+	if (optind != argc) {
+		mdns_usage(stderr);
+		return 2;
+	}
+	if (watch)
+		return mdns_watch(type, ifname, timeout / 1000000u);
+	rc = mdns_browse(type, ifname, (int)(timeout / 1000000u), found,
+			 MDNS_BROWSER_MAX, &n, err, sizeof(err));
+	if (rc != 0) {
+		util_err("mdns", -rc, "browse: %s", err);
+		return 1;
+	}
+	for (i = 0; i < n; i++)
+		print_instance(&found[i]);
+	return 0;
+}
+
+int mdns_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		mdns_usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "publish") == 0)
+		return mdns_publish_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "browse") == 0)
+		return mdns_browse_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		mdns_usage(stdout);
+		return 0;
+	}
+	mdns_usage(stderr);
+	return 2;
+}
