@@ -22,7 +22,8 @@
 #include "lib/hist.h"
 #include "load/http/http.h"
 #include "load/http/http_parse.h"
-#include "load/http/http_int.h"
+#include "load/http/http_curl.h"
+#include "load/http/http_run.h"
 #include "load/http/http_target.h"
 #include "load/loadgen.h"
 #include "lib/util.h"
@@ -44,30 +45,13 @@
 #define HTTP_NAP_MIN_NS 5000
 #define HTTP_NAP_MAX_NS 1000000
 
-const char *const http_err_names[HTTP_E_N] = {
-	"connect", "read", "write", "timeout", "status_4xx", "status_5xx",
-	"status_other", "parse",
-};
-
-volatile sig_atomic_t http_stop;
-
 static void http_on_signal(int sig)
 {
 	(void)sig;
-	http_stop = 1;
+	http_run_stop = 1;
 }
 
 /* --- per-connection engine ----------------------------------------- */
-
-void http_note_err(struct http_thread *th, int cls, const char *what,
-		   int err)
-{
-	if (th->first_err[0])
-		return;
-	snprintf(th->first_err, sizeof(th->first_err), "%s: %s%s%s",
-		 http_err_names[cls], what, err ? ": " : "",
-		 err ? strerror(err) : "");
-}
 
 static void conn_open(struct http_conn *c, uint64_t now);
 
@@ -91,7 +75,7 @@ static void conn_drop(struct http_conn *c, int cls, const char *what,
 		th->st.errors[cls] += c->inflight ? c->inflight : 1;
 	else
 		th->st.errors[cls]++;
-	http_note_err(th, cls, what, err);
+	http_run_note_err(th, cls, what, err);
 	conn_close(c);
 	c->inflight = c->rhead = 0;
 	if (cls == HTTP_E_CONNECT ||
@@ -252,24 +236,6 @@ static void conn_recycle(struct http_conn *c, uint64_t now)
 	conn_open(c, now);
 }
 
-void http_count_response(struct http_thread *th, long st, uint64_t lat)
-{
-	int cls = http_status_class(st);
-
-	th->st.responses++;
-	if (cls < 0) {
-		/* Only correct answers are throughput (and latency): a
-		 * server answering 404 fast must not score. */
-		hist_record(&th->hist, lat);
-		th->st.requests++;
-		return;
-	}
-	th->st.errors[cls]++;
-	if (!th->first_err[0])
-		snprintf(th->first_err, sizeof(th->first_err),
-			 "%s: HTTP %ld", http_err_names[cls], st);
-}
-
 /* One complete response.  Returns 0, or 1 when the connection was
  * replaced (stop reading it). */
 static int conn_response(struct http_conn *c, uint64_t now)
@@ -294,7 +260,7 @@ static int conn_response(struct http_conn *c, uint64_t now)
 	c->responses++;
 	/* Answers after -d are awaited (thread_drain), not counted. */
 	if (!th->draining) {
-		http_count_response(th, c->parse.status,
+		http_run_count_response(th, c->parse.status,
 				    now > start ? now - start : 0);
 	}
 	if (!c->parse.keepalive || !cfg->keepalive) {
@@ -444,15 +410,6 @@ static int thread_wait(struct http_thread *th, struct epoll_event *evs,
 			  (int)((d + 999999) / 1000000));
 }
 
-void http_begin_measure(struct http_thread *th)
-{
-	memset(&th->st, 0, sizeof(th->st));
-	hist_init(&th->hist);
-	th->first_err[0] = 0;
-	getrusage(RUSAGE_THREAD, &th->ru0);
-	th->measuring = 1;
-}
-
 /* After -d: waits (at most --timeout, and 1 s) for the answers to what was
  * sent, sending nothing new and counting nothing, so that the server has
  * finished every request the record says was sent. */
@@ -469,7 +426,7 @@ static void thread_drain(struct http_thread *th, struct epoll_event *evs,
 		for (i = 0, busy = 0; i < th->nconns && !busy; i++)
 			busy = th->conns[i].state != C_IDLE &&
 			       th->conns[i].inflight;
-		if (!busy || now >= until || http_stop)
+		if (!busy || now >= until || http_run_stop)
 			return;
 		n = epoll_wait(th->epfd, evs, HTTP_MAXEV,
 			       (int)((until - now + 999999) / 1000000));
@@ -578,7 +535,7 @@ static void thread_finish(struct http_thread *th, struct epoll_event *evs,
 			conn_close(&th->conns[i]);
 		}
 	}
-	if (!http_stop) {
+	if (!http_run_stop) {
 		struct http_stats final = th->st;
 
 		thread_drain(th, evs, now);
@@ -600,7 +557,7 @@ static void *thread_main(void *arg)
 	/* Naps to the microsecond, not the default 50 us timer slack. */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	if (th->measure_start <= now)
-		http_begin_measure(th);
+		http_run_begin_measure(th);
 	for (i = 0; i < th->nconns; i++)
 		conn_open(&th->conns[i], now);
 	th->next_scan = now + HTTP_SCAN_NS;
@@ -609,8 +566,8 @@ static void *thread_main(void *arg)
 		/* The one clock read of this batch. */
 		now = util_mono_ns();
 		if (!th->measuring && now >= th->measure_start)
-			http_begin_measure(th);
-		if (now >= th->end || http_stop)
+			http_run_begin_measure(th);
+		if (now >= th->end || http_run_stop)
 			break;
 		for (i = 0; i < (unsigned)(n > 0 ? n : 0); i++) {
 			if (evs[i].data.ptr)
@@ -878,7 +835,7 @@ static void report_text(const struct http_cfg *cfg,
 	       (unsigned long long)t->st.connections);
 	printf("  errors     ");
 	for (k = 0; k < HTTP_E_N; k++)
-		printf(" %s %llu", http_err_names[k],
+		printf(" %s %llu", http_run_err_names[k],
 		       (unsigned long long)t->st.errors[k]);
 	printf("\n  cpu         user %.2fs  system %.2fs", t->user, t->sys);
 	if (t->st.requests)
@@ -940,7 +897,7 @@ static int report_results(cJSON *rec, const struct http_total *t)
 	if (!o)
 		return -ENOMEM;
 	for (k = 0; k < HTTP_E_N; k++)
-		cJSON_AddNumberToObject(o, http_err_names[k],
+		cJSON_AddNumberToObject(o, http_run_err_names[k],
 					(double)t->st.errors[k]);
 	if (t->first_err)
 		cJSON_AddStringToObject(rec, "first_error", t->first_err);
@@ -1160,7 +1117,7 @@ static int http_run(struct http_cfg *cfg, const struct http_args *a,
 	signal(SIGPIPE, SIG_IGN);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	http_stop = 0;
+	http_run_stop = 0;
 	ths = calloc(cfg->threads, sizeof(*ths));
 	if (!ths)
 		return util_err("http", ENOMEM, "no memory for %u threads", cfg->threads);
@@ -1195,7 +1152,7 @@ static int http_run(struct http_cfg *cfg, const struct http_args *a,
 			      cfg->curl ? http_curl_thread : thread_main);
 	if (rc != 0) {
 		util_err("http", -rc, "cannot start thread %u", lt.started);
-		http_stop = 1;
+		http_run_stop = 1;
 	}
 	lg_threads_join(&lt);
 	if (rc == 0) {

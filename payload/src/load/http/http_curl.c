@@ -9,7 +9,8 @@
 
 #include <curl/curl.h>
 
-#include "load/http/http_int.h"
+#include "load/http/http_curl.h"
+#include "load/http/http_run.h"
 #include "lib/util.h"
 #include "lib/version.h"
 
@@ -151,13 +152,13 @@ static void done(struct http_conn *c, CURLcode res, uint64_t now)
 	th->st.connections += (uint64_t)nconn;
 	if (res == CURLE_OK) {
 		curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &code);
-		http_count_response(th, code, now > c->starts[0] ?
+		http_run_count_response(th, code, now > c->starts[0] ?
 					      now - c->starts[0] : 0);
 		return;
 	}
 	cls = classify(res);
 	th->st.errors[cls]++;
-	http_note_err(th, cls, curl_easy_strerror(res), 0);
+	http_run_note_err(th, cls, curl_easy_strerror(res), 0);
 	if (cls == HTTP_E_CONNECT)
 		c->retry_at = now + HTTP_BACKOFF_NS;
 }
@@ -327,7 +328,7 @@ void *http_curl_thread(void *arg)
 		goto out;
 	now = util_mono_ns();
 	if (th->measure_start <= now)
-		http_begin_measure(th);
+		http_run_begin_measure(th);
 	for (i = 0; i < th->nconns; i++)
 		issue(&th->conns[i], now);
 	for (;;) {
@@ -343,8 +344,8 @@ void *http_curl_thread(void *arg)
 				NULL);
 		now = util_mono_ns();
 		if (!th->measuring && now >= th->measure_start)
-			http_begin_measure(th);
-		if (now >= th->end || http_stop)
+			http_run_begin_measure(th);
+		if (now >= th->end || http_run_stop)
 			break;
 		/* Slots past are taken: each connection's own next slot
 		 * (issue()) runs behind the thread's. */

@@ -117,9 +117,9 @@ static void sql_epoll_fail(struct sql_engine_conn *c, int cls)
 	sql_epoll_drop(c);
 }
 
-/* The connector finished c's operation: on to the next step.  Over 80
- * lines on purpose: one case per operation, in the order a statement
- * goes through them, reads better than five helpers. */
+/* The connector finished c's operation: on to the next step.
+ * Over 80 lines on purpose: one case per operation, in the order a
+ * statement goes through them, reads better than five helpers. */
 static void sql_epoll_done(struct sql_engine_conn *c)
 {
 	struct sql_engine_thr *t = c->t;

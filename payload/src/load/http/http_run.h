@@ -1,8 +1,8 @@
-/* load/http/http_int.h: what the `benchboot http` engines share inside the http
- * modules (http.c: epoll engine, options and report; http_curl.c: the
- * libcurl engine for HTTPS).  Not a contract for other modules. */
-#ifndef BB_HTTP_INT_H
-#define BB_HTTP_INT_H
+/* load/http/http_run.h: a `benchboot http` run's state and counters, which
+ * both engines share (http.c: epoll engine, options and report;
+ * http_curl.c: the libcurl engine).  Not a contract for other modules. */
+#ifndef BB_HTTP_RUN_H
+#define BB_HTTP_RUN_H
 
 #include <pthread.h>
 #include <signal.h>
@@ -87,7 +87,7 @@ static inline int http_status_class(long st)
 /* Counts one complete response of status st answered after lat ns:
  * a success enters requests and the histogram, anything else its
  * error class (and the thread's first error). */
-void http_count_response(struct http_thread *th, long st, uint64_t lat);
+void http_run_count_response(struct http_thread *th, long st, uint64_t lat);
 
 struct http_thread {
 	const struct http_cfg *cfg;
@@ -122,10 +122,10 @@ struct http_thread {
 };
 
 /* Error class names, in enum http_err order. */
-extern const char *const http_err_names[HTTP_E_N];
+extern const char *const http_run_err_names[HTTP_E_N];
 
 /* Set by SIGINT/SIGTERM: every loop stops at its next wake-up. */
-extern volatile sig_atomic_t http_stop;
+extern volatile sig_atomic_t http_run_stop;
 
 /* xorshift64*: the per-connection PRNG choosing among paths. */
 static inline uint64_t http_xorshift(uint64_t *s)
@@ -155,34 +155,11 @@ static inline uint64_t http_slot_time(const struct http_thread *th,
 }
 
 /* Remembers th's first failure ("class: what: strerror(err)"). */
-void http_note_err(struct http_thread *th, int cls, const char *what,
-		   int err);
+void http_run_note_err(struct http_thread *th, int cls, const char *what,
+		       int err);
 
 /* Starts the measured interval: zeroes th's counters and histogram and
  * takes the thread's CPU time. */
-void http_begin_measure(struct http_thread *th);
-
-/* curl engine.  http_curl_setup() runs once before the threads: global
- * libcurl init and the full URLs; returns 0 or -ENOMEM.
- * http_curl_thread() is a thread's whole run (pthread start routine).
- * http_curl_cleanup() frees what setup made. */
-int http_curl_setup(struct http_cfg *cfg);
-void *http_curl_thread(void *arg);
-void http_curl_cleanup(struct http_cfg *cfg);
-
-/* The curl engine's prepare phase (behind an agent's gate, keep-alive):
- * makes every thread's multi and easy handles now and has each easy
- * handle take one request of the first URL, so that the window starts
- * with its connections open (TLS handshakes done) in the thread's
- * connection cache, where its requests find them.  Bounded by --timeout
- * and the gate's budget; a request that fails or is not answered in
- * time is dropped with its connection, which is then opened in the
- * window and counted there as any.  Nothing it does is counted (the
- * window's counters start at zero).  Returns the connections ready. */
-unsigned http_curl_prepare(struct http_cfg *cfg, struct http_thread *ths);
-
-/* Frees th's handles and header list if it still has them (a thread
- * frees its own as it ends); safe to call twice. */
-void http_curl_thread_free(struct http_thread *th);
+void http_run_begin_measure(struct http_thread *th);
 
 #endif
