@@ -33,6 +33,10 @@
  * in a keyed lab): a controller that accepts and then says nothing must
  * not hold the agent. */
 #define SESSION_WELCOME_S 20
+/* Open lab: how long a run target is looked for among the announced
+ * servers, and how many verified ones are remembered. */
+#define SESSION_SEEN_MS 1500
+#define SESSION_SEEN_MAX 8
 #define SESSION_FIND_LOG_NS 60000000000ull
 
 struct session_proc {
@@ -78,6 +82,10 @@ struct session {
 	char nonce[AUTH_HEX_NONCE + 1];	/* ours, this connection */
 	int authed;			/* keyed lab: handshake done */
 	int welcomed;			/* the controller accepted our hello */
+	const char *ctl_host;		/* the controller's host, as dialled */
+	/* Open lab: run targets verified as announced servers. */
+	char seen[SESSION_SEEN_MAX][64];
+	int nseen;
 	struct util_clockwatch clock;	/* wall-clock steps, reported */
 	struct auth_session as;
 };
@@ -573,23 +581,77 @@ static int session_refusal_entries(cJSON *r, const struct control_msg *m,
 	return 0;
 }
 
+/* Whether list (an array of strings) holds s. */
+static int session_listed(const cJSON *list, const char *str)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, list)
+		if (cJSON_IsString(e) && strcmp(e->valuestring, str) == 0)
+			return 1;
+	return 0;
+}
+
+/* The hosts a run may load, decided here, not by the controller: the host
+ * given on this agent's command line (--target), the controller it dialled
+ * (a server that became the controller), and of the run's "targets" only
+ * those this agent verifies itself: in a keyed lab every one (the key
+ * authenticates the suite that names them), in an open lab one that
+ * announces itself over mDNS as a server of this lab.  A forged target
+ * therefore changes nothing.  Returns a new array (caller frees), or
+ * NULL when out of memory. */
+static cJSON *session_targets(struct session *s, const struct control_msg *m)
+{
+	const cJSON *asked = cJSON_GetObjectItemCaseSensitive(m->json,
+							       "targets");
+	int keyed = s->o->key && s->o->key->len, i;
+	cJSON *a = cJSON_CreateArray();
+	const cJSON *t;
+
+	if (!a)
+		return NULL;
+	if (s->o->target && s->o->target[0])
+		cJSON_AddItemToArray(a, cJSON_CreateString(s->o->target));
+	if (s->ctl_host && s->ctl_host[0])
+		cJSON_AddItemToArray(a, cJSON_CreateString(s->ctl_host));
+	cJSON_ArrayForEach(t, asked) {
+		if (!cJSON_IsString(t) || session_listed(a, t->valuestring))
+			continue;
+		for (i = 0; i < s->nseen; i++)
+			if (strcmp(s->seen[i], t->valuestring) == 0)
+				break;
+		if (!keyed && i == s->nseen) {
+			if (peer_server_announced(t->valuestring, s->o->lab,
+						  SESSION_SEEN_MS) != 0) {
+				node_log("run target %.80s: not announced as a server of this lab: not loaded (an open lab loads only the servers its agents find themselves)", t->valuestring);
+				continue;
+			}
+			if (s->nseen < SESSION_SEEN_MAX)
+				snprintf(s->seen[s->nseen++], sizeof(s->seen[0]),
+					 "%s", t->valuestring);
+		}
+		cJSON_AddItemToArray(a, cJSON_CreateString(t->valuestring));
+	}
+	return a;
+}
+
 /* Checks every process of a run against the agent's policy.  Returns 0,
  * or -EPERM with the first refusal in why. */
 static int session_run_allowed(struct session *s, const struct control_msg *m,
 			       char *why, size_t whylen)
 {
-	const cJSON *targets = cJSON_GetObjectItemCaseSensitive(m->json,
-								"targets");
+	cJSON *targets = session_targets(s, m);
 	const cJSON *pv;
-	int rc;
+	int rc = targets ? 0 : -ENOMEM;
 
 	cJSON_ArrayForEach(pv, m->procs) {
+		if (rc != 0)
+			break;
 		rc = policy_check_argv(pv, s->o->workloads, targets, why,
 				       whylen);
-		if (rc != 0)
-			return rc;
 	}
-	return 0;
+	cJSON_Delete(targets);
+	return rc;
 }
 
 /* RUN: starts the step, or answers at once why it cannot. */
@@ -1124,6 +1186,7 @@ int session_main(const struct session_opts *o, volatile sig_atomic_t *stop)
 		util_err("agent", EINVAL, "--controller '%s': expected HOST[:PORT]", ctl);
 		return 2;
 	}
+	s.ctl_host = host;
 	if (o->role == ROLE_SERVER && !o->no_series)
 		s.nseries = series_start_server(s.series, o->procs);
 	while (!*stop) {

@@ -20,6 +20,9 @@ struct session_opts {
 	/* The controller was found over mDNS, not given: after it has gone
 	 * (five failed dials) the agent looks again. */
 	int rediscover;
+	/* --target: a host this agent may load though no benchboot server
+	 * announces it (an OS measured through the kit); NULL: none. */
+	const char *target;
 	int once;			/* exit after the controller's done */
 	int no_series;			/* server: no probe/sampler */
 	const char *procs;		/* server: sampler --proc list */

@@ -18,6 +18,8 @@
 
 /* How often a repeated reason for not finding a controller is logged. */
 #define PEER_QUIET_LOG_NS 60000000000ull
+/* Instances a check of an announced server looks through. */
+#define PEER_SEEN_MAX 256
 #define PEER_TXT_N 8
 #define PEER_TXT_LEN 96
 
@@ -251,6 +253,31 @@ int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 		}
 		rc = peer_pick_controller(in, n, lab, out, outlen);
 	}
+	free(in);
+	return rc;
+}
+
+int peer_server_announced(const char *addr, const char *lab, int timeout_ms)
+{
+	struct mdns_instance *in;
+	char err[256];
+	size_t n = 0, i;
+	int rc;
+
+	in = calloc(PEER_SEEN_MAX, sizeof(*in));
+	if (!in)
+		return -ENOMEM;
+	rc = mdns_browse(NULL, NULL, timeout_ms, in, PEER_SEEN_MAX, &n, err,
+			 sizeof(err));
+	peer_poll();
+	if (rc != 0)
+		peer_log_browse_error(err);
+	for (i = 0, rc = rc ? rc : -ENOENT; i < n && rc == -ENOENT; i++)
+		if (strcmp(in[i].addr, addr) == 0 &&
+		    (peer_txt_is(&in[i], "role", "server") ||
+		     peer_txt_is(&in[i], "role", "controller")) &&
+		    peer_txt_is(&in[i], "lab", lab ? lab : ""))
+			rc = 0;
 	free(in);
 	return rc;
 }

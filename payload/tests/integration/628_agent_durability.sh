@@ -33,7 +33,7 @@ since() { echo $(( $(date +%s) - $1 )); }
 # --- a client's network cut mid-step, then restored ------------------
 for c in c1 c2; do
 	netns_spawn $c "$RUN_DIR/$c.log" $BB agent --role=client \
-		--controller 10.77.0.2 --id "$c"
+		--controller 10.77.0.2 --id "$c" --target 10.77.0.1
 	eval "PID_$c=\$NETNS_LAST_PID"
 done
 netns_spawn ctl "$RUN_DIR/ctl.log" $BB agent --role=controller --id ctl \
@@ -141,11 +141,13 @@ check "no checkpoint, nothing recovered as interrupted" sh -c \
 	 ! grep -q interrupted '$RUN_DIR/ctl3b.log'"
 
 # --- the collector refuses for good, or fails for a while -------------
+col_listens() { netns_exec col ss -ltn | grep -q "10.77.0.3:$1 "; }
 for status in 413 500; do
 	netns_spawn col "$RUN_DIR/fake$status.log" python3 \
 		"$LIB/fakecollector.py" 10.77.0.3 90$((status / 100))0 $status \
 		"$RUN_DIR/fake$status.req"
-	sleep 0.5
+	# Listening, not a fixed sleep: python starts slowly on a busy host.
+	wait_for 10 col_listens 90$((status / 100))0
 	netns_exec ctl $BB agent --role=controller --id "up$status" \
 		--suite "$SUITES/quick.suite" --peers 0 --wait 1s \
 		--spool "$RUN_DIR/sp$status" --upload-deadline 3s \

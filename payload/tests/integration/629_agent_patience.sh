@@ -37,7 +37,7 @@ netns_spawn srv "$RUN_DIR/slow.log" socat \
 	TCP-LISTEN:3307,bind=10.77.0.1,fork,reuseaddr \
 	SYSTEM:"sh $RUN_DIR/slow.sh"
 netns_spawn c1 "$RUN_DIR/c1.log" $BB agent --role=client \
-	--controller 10.77.0.2 --id c1
+	--controller 10.77.0.2 --id c1 --target 10.77.0.1
 netns_spawn ctl "$RUN_DIR/ctl.log" $BB agent --role=controller --id ctl \
 	--suite "$SUITES/patience.suite" --set server=10.77.0.1 \
 	--spool "$RUN_DIR/spool"

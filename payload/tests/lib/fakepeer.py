@@ -2,7 +2,8 @@
 # fakepeer.py: a hostile or replaying peer of the control protocol for the
 # trust tests (626_agent_trust.sh): speaks the keyed handshake of
 # payload/src/proto/auth.h from its own description in docs/protocol.md, then
-# does one bad thing.  Usage: fakepeer.py MODE HOST PORT [KEYFILE]; prints
+# does one bad thing.  Usage: fakepeer.py MODE HOST PORT [KEYFILE], or
+# opencontroller HOST PORT VICTIM (an open lab's run aimed at VICTIM); prints
 # what happened, one line, for the test to grep.
 import hashlib
 import hmac
@@ -82,8 +83,8 @@ def hello(tag, ident):
 
 def main():
     mode, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    key = open(sys.argv[4], "rb").readline().strip() if len(sys.argv) > 4 \
-        else b""
+    key = open(sys.argv[4], "rb").readline().strip() \
+        if len(sys.argv) > 4 and mode != "opencontroller" else b""
     an = os.urandom(16).hex()
     if mode == "replay":
         # A recorded handshake played again: the controller's fresh nonce
@@ -157,6 +158,33 @@ def main():
                     break
             print(f"run {p[0]} {p[1]}: error:",
                   r["records"][0].get("error", "none"))
+    elif mode == "opencontroller":
+        # An open-lab controller that names its own targets: KEYFILE is
+        # the host each run aims at, which it also lists in "targets".
+        ls = socket.socket()
+        ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        ls.bind((host, port))
+        ls.listen(1)
+        ls.settimeout(30)
+        c, _ = ls.accept()
+        c.settimeout(20)
+        line(c)  # the agent's hello
+        c.sendall(msg(type="welcome", controller="open-fake") + b"\n")
+        victim = sys.argv[4]
+        c.sendall(msg(type="run", step="forged", start_at=time.time_ns(),
+                      procs=[["http", "--json", "-t", "1", "-c", "1", "-d", "1s",
+                              f"http://{victim}/"]],
+                      targets=[victim]) + b"\n")
+        while True:
+            r = line(c)
+            if r is None:
+                print("agent closed the connection")
+                return
+            r = json.loads(r)
+            if r.get("type") == "result":
+                break
+        print(f"run http {victim}: error:",
+              r["records"][0].get("error", "none"))
     else:
         sys.exit("unknown mode " + mode)
 

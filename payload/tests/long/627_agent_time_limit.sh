@@ -35,7 +35,7 @@ netns_spawn srv "$RUN_DIR/hang.log" python3 "$RUN_DIR/hang.py"
 check "the silent server listens" wait_for 10 sh -c \
 	"ip netns exec ${NETNS_P}srv ss -Htln '( sport = :2525 )' | grep -q ."
 netns_spawn c1 "$RUN_DIR/c1.log" $BB agent --role=client \
-	--controller 10.77.0.2 --id c1
+	--controller 10.77.0.2 --id c1 --target 10.77.0.1
 t0=$(date +%s)
 netns_spawn ctl "$RUN_DIR/ctl.log" $BB agent --role=controller --id ctl \
 	--suite "$SUITES/limit.suite" --set server=10.77.0.1 \

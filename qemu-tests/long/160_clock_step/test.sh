@@ -109,7 +109,7 @@ jump() {
 
 # --- on a client --------------------------------------------------------
 id=$(qt_macid 9)
-vm_boot client 9 "benchboot.role=client benchboot.controller=10.0.2.2" ||
+vm_boot client 9 "benchboot.role=client benchboot.controller=10.0.2.2 benchboot.target=10.0.2.2" ||
 	{ tap_done; exit 1; }
 check "the client joins and the step starts" wait_for "$(qt_timeout 30)" \
 	grep -q "step http/" "$QT_DIR/ctl.log"
@@ -133,7 +133,7 @@ $X "$BENCHBOOT" collect --dir "$QT_DIR/collected" \
 	--listen 127.0.0.1:8081 --token tk >"$QT_DIR/collect.log" 2>&1 &
 QT_PIDS="$QT_PIDS $!"
 $X "$BENCHBOOT" agent --role=client --id clk-cl --once \
-	--controller 127.0.0.1:7408 >"$QT_DIR/cl.log" 2>&1 &
+	--controller 127.0.0.1:7408 --target 10.0.2.2 >"$QT_DIR/cl.log" 2>&1 &
 QT_PIDS="$QT_PIDS $!"
 cid=$(qt_macid 10 controller)
 vm_boot controller 10 "benchboot.role=controller benchboot.suite=http://10.0.2.2:8080/clock.suite benchboot.target=10.0.2.2 benchboot.peers=1 benchboot.upload=http://10.0.2.2:8081/results/ benchboot.token=tk" \
