@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bb_pins.h"
 #include "lib/json_int.h"
 #include "load/loadgen.h"
+#include "proto/workload_record.h"
 #include "lib/util.h"
 
 /* getopt_long's val for an option without a short letter: index + this,
@@ -36,21 +36,10 @@ uint64_t lg_share(uint64_t total, unsigned n, unsigned i)
 cJSON *lg_record_new(const char *workload, uint64_t start_real_ns,
 		     uint64_t start_mono_ns, double elapsed_s)
 {
-	cJSON *rec = cJSON_CreateObject(), *tool, *start;
-	char host[256];
+	cJSON *rec = workload_record_new(workload, NULL), *start;
 
 	if (!rec)
 		return NULL;
-	util_hostname(host, sizeof(host));
-	cJSON_AddStringToObject(rec, "schema", "benchboot.workload/1");
-	cJSON_AddStringToObject(rec, "workload", workload);
-	tool = cJSON_AddObjectToObject(rec, "tool");
-	if (tool) {
-		cJSON_AddStringToObject(tool, "name", "benchboot");
-		cJSON_AddStringToObject(tool, "version", BB_VERSION);
-		cJSON_AddStringToObject(tool, "arch", BB_ARCH);
-	}
-	cJSON_AddStringToObject(rec, "host", host);
 	start = cJSON_AddObjectToObject(rec, "start");
 	if (start) {
 		/* ns since 1970 exceed a double's 2^53: exact integers. */
@@ -58,7 +47,7 @@ cJSON *lg_record_new(const char *workload, uint64_t start_real_ns,
 		json_int_add(start, "monotonic_ns", (int64_t)start_mono_ns);
 	}
 	cJSON_AddNumberToObject(rec, "elapsed_s", elapsed_s);
-	if (!tool || !start) {
+	if (!start) {
 		cJSON_Delete(rec);
 		return NULL;
 	}

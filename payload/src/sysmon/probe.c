@@ -14,8 +14,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "bb_pins.h"
 #include "lib/hist.h"
+#include "proto/workload_record.h"
 #include "sysmon/probe.h"
 #include "lib/util.h"
 
@@ -224,16 +224,9 @@ static int probe_print_summary(const struct probe_opts *o, uint64_t real0,
 		       (double)late->max / 1e3);
 		return 0;
 	}
-	rec = cJSON_CreateObject();
+	rec = workload_record_new("probe", o->host);
 	if (!rec)
 		return -ENOMEM;
-	cJSON_AddStringToObject(rec, "schema", "benchboot.workload/1");
-	cJSON_AddStringToObject(rec, "workload", "probe");
-	x = cJSON_AddObjectToObject(rec, "tool");
-	cJSON_AddStringToObject(x, "name", "benchboot");
-	cJSON_AddStringToObject(x, "version", BB_VERSION);
-	cJSON_AddStringToObject(x, "arch", BB_ARCH);
-	cJSON_AddStringToObject(rec, "host", o->host);
 	x = cJSON_AddObjectToObject(rec, "params");
 	cJSON_AddNumberToObject(x, "rate", (double)o->rate);
 	cJSON_AddNumberToObject(x, "duration_s", (double)o->seconds);

@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bb_pins.h"
 #include "lib/hist.h"
+#include "proto/workload_record.h"
 #include "sysmon/sample.h"
 #include "lib/util.h"
 
@@ -505,18 +505,11 @@ static int sample_print_summary(const struct sample_opts *o,
 		free(m);
 		return 0;
 	}
-	rec = cJSON_CreateObject();
+	rec = workload_record_new("sample", o->host);
 	if (!rec) {
 		free(m);
 		return -ENOMEM;
 	}
-	cJSON_AddStringToObject(rec, "schema", "benchboot.workload/1");
-	cJSON_AddStringToObject(rec, "workload", "sample");
-	x = cJSON_AddObjectToObject(rec, "tool");
-	cJSON_AddStringToObject(x, "name", "benchboot");
-	cJSON_AddStringToObject(x, "version", BB_VERSION);
-	cJSON_AddStringToObject(x, "arch", BB_ARCH);
-	cJSON_AddStringToObject(rec, "host", o->host);
 	x = cJSON_AddObjectToObject(rec, "params");
 	cJSON_AddNumberToObject(x, "interval_s", (double)o->interval_ns / 1e9);
 	cJSON_AddNumberToObject(x, "count", (double)o->count);
