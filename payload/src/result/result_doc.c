@@ -403,10 +403,19 @@ static void vrepeat(struct vctx *v, const cJSON *rp, const char *path,
 		if (s->invalid++ == 0 && why)
 			s->invalid_reason = why->valuestring;
 	}
+	/* Every repeat's merged records are an object of workloads, also
+	 * in an incomplete repeat, which the index reads too. */
+	mo = vget(v, rp, path, "merged", 'o', 1);
+	cJSON_ArrayForEach(w, mo) {
+		char wp[VP];
+
+		snprintf(wp, sizeof(wp), "%.200s.merged", path);
+		if (!cJSON_IsObject(w))
+			verr(v, wp, "'%.40s' is not an object", w->string);
+	}
 	if (!complete)
 		return;
 	/* Error counts and rates of the complete repeats, per workload. */
-	mo = vget(v, rp, path, "merged", 'o', 1);
 	cJSON_ArrayForEach(w, mo) {
 		const cJSON *er = cJSON_GetObjectItemCaseSensitive(w,
 								   "errors");

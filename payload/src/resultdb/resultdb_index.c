@@ -260,6 +260,10 @@ static int resultdb_put_repeats(struct resultdb *st, const struct result_doc *r,
 		j++;
 		cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(
 					   rp, "merged")) {
+			/* Validated (result_doc.h); named entries only all
+			 * the same, whatever a later change lets through. */
+			if (!w->string)
+				continue;
 			rc = resultdb_put_rep(st, r, i, no, rp, w, h, err,
 					   errlen);
 			if (rc != 0)
