@@ -2,7 +2,6 @@
  * signals, and the hand-over to the role: session.c for clients and
  * servers, runner.c for the controller. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include "agent/session.h"
 #include "node/spool.h"
 #include "controller/suite.h"
+#include "lib/opt.h"
 #include "lib/util.h"
 
 struct agent_opts {
@@ -43,61 +43,20 @@ static void agent_on_signal(int sig)
 
 /* --- options ---------------------------------------------------------- */
 
-/* One option: how its argument is checked and where it goes.  A setter
- * returns 0, or -EINVAL and the option's `want` is printed. */
-struct agent_optdef {
-	const char *name;
-	int has_arg;
-	int (*set)(struct agent_opts *o, const struct agent_optdef *d,
-		   const char *arg);
-	size_t off;			/* into struct agent_opts */
-	const char *want;		/* "expected ..." on a bad value */
-};
+/* The options' setters (lib/opt.h's fn): dst is the option's place in
+ * struct agent_opts (the whole of it for off 0).  0, or -EINVAL with
+ * the option's bad-value message (or a message of their own in err). */
 
-#define AO_FIELD(o, d, type) ((type *)((char *)(o) + (d)->off))
-
-static int ao_str(struct agent_opts *o, const struct agent_optdef *d,
-		  const char *arg)
+static int ao_role(void *dst, const char *arg, char *err, size_t errlen)
 {
-	*AO_FIELD(o, d, const char *) = arg;
-	return 0;
-}
+	struct agent_opts *o = dst;
 
-static int ao_flag(struct agent_opts *o, const struct agent_optdef *d,
-		   const char *arg)
-{
-	*AO_FIELD(o, d, int) = 1;
-	return 0;
-}
-
-static int ao_duration(struct agent_opts *o, const struct agent_optdef *d,
-		       const char *arg)
-{
-	uint64_t v;
-
-	if (util_parse_duration(arg, &v) != 0 || v > INT64_MAX)
-		return -EINVAL;
-	*AO_FIELD(o, d, int64_t) = (int64_t)v;
-	return 0;
-}
-
-static int ao_role(struct agent_opts *o, const struct agent_optdef *d,
-		   const char *arg)
-{
 	o->role = role_parse(arg);
 	return o->role == ROLE_NONE ? -EINVAL : 0;
 }
 
-static int ao_ident(char *dst, const char *arg);
-
-static int ao_id(struct agent_opts *o, const struct agent_optdef *d,
-		 const char *arg)
-{
-	return ao_ident(o->id, arg);
-}
-
 /* An identifier: 1..63 of [A-Za-z0-9._-] into dst (64 bytes). */
-static int ao_ident(char *dst, const char *arg)
+static int ao_ident(void *dst, const char *arg, char *err, size_t errlen)
 {
 	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
 				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
@@ -111,8 +70,7 @@ static int ao_ident(char *dst, const char *arg)
 
 /* A run id names a file in the spool and the collector: 1..200 of
  * [A-Za-z0-9._-], not starting with a dot. */
-static int ao_run_id(struct agent_opts *o, const struct agent_optdef *d,
-		     const char *arg)
+static int ao_run_id(void *dst, const char *arg, char *err, size_t errlen)
 {
 	size_t n = strlen(arg);
 
@@ -120,126 +78,131 @@ static int ao_run_id(struct agent_opts *o, const struct agent_optdef *d,
 	    strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			"0123456789._-") != n)
 		return -EINVAL;
-	o->r.run_id = arg;
+	*(const char **)dst = arg;
 	return 0;
 }
 
-static int ao_lab(struct agent_opts *o, const struct agent_optdef *d,
-		  const char *arg)
+static int ao_key_file(void *dst, const char *arg, char *err,
+		       size_t errlen)
 {
-	return ao_ident(o->lab, arg);
-}
+	char why[256];
+	int rc = auth_key_load(dst, arg, why, sizeof(why));
 
-static int ao_key_file(struct agent_opts *o, const struct agent_optdef *d,
-		       const char *arg)
-{
-	char err[256];
-	int rc = auth_key_load(&o->key, arg, err, sizeof(err));
-
+	/* -EINVAL whatever the cause: a bad value, not an unknown option
+	 * (which would add the usage). */
 	if (rc != 0)
-		util_err("agent", -rc, "--key-file: %s", err);
-	return rc;
+		return util_fail(err, errlen, -EINVAL, "--key-file: %s", why);
+	return 0;
 }
 
 /* The upload token from the first line of a file (not on the command
  * line, where every local user can read it). */
-static int ao_token_file(struct agent_opts *o, const struct agent_optdef *d,
-			 const char *arg)
+static int ao_token_file(void *dst, const char *arg, char *err,
+			 size_t errlen)
 {
+	struct agent_opts *o = dst;
 	FILE *f = fopen(arg, "r");
 	size_t n;
 
-	if (!f) {
-		util_err("agent", errno, "--token-file %s: %s", arg, strerror(errno));
-		return -EINVAL;
-	}
+	if (!f)
+		return util_fail(err, errlen, -EINVAL, "--token-file %s: %s", arg, strerror(errno));
 	if (!fgets(o->token, sizeof(o->token), f))
 		o->token[0] = 0;
 	fclose(f);
 	n = strcspn(o->token, "\r\n");
 	o->token[n] = 0;
-	if (n == 0) {
-		util_err("agent", EINVAL, "--token-file %s: empty first line", arg);
-		return -EINVAL;
-	}
+	if (n == 0)
+		return util_fail(err, errlen, -EINVAL, "--token-file %s: empty first line", arg);
 	o->r.token = o->token;
 	return 0;
 }
 
-static int ao_set(struct agent_opts *o, const struct agent_optdef *d,
-		  const char *arg)
+static int ao_set(void *dst, const char *arg, char *err, size_t errlen)
 {
-	if (!strchr(arg, '=') || o->r.nsets == 32)
+	struct runner_opts *r = dst;
+
+	if (!strchr(arg, '=') || r->nsets == 32)
 		return -EINVAL;
-	o->r.sets[o->r.nsets++] = arg;
+	r->sets[r->nsets++] = arg;
 	return 0;
 }
 
-static int ao_upload_timeout(struct agent_opts *o,
-			     const struct agent_optdef *d, const char *arg)
+static int ao_upload_timeout(void *dst, const char *arg, char *err,
+			     size_t errlen)
 {
 	uint64_t v;
 
 	if (util_parse_duration(arg, &v) != 0 || v < 1000000000ull)
 		return -EINVAL;
-	o->r.upload_timeout_s = (long)(v / 1000000000ull);
+	*(long *)dst = (long)(v / 1000000000ull);
 	return 0;
 }
 
-static int ao_peers(struct agent_opts *o, const struct agent_optdef *d,
-		    const char *arg)
+static int ao_peers(void *dst, const char *arg, char *err, size_t errlen)
 {
 	uint64_t v;
 
 	if (util_parse_u64(arg, 0, 4096, &v) != 0)
 		return -EINVAL;
-	o->r.peers = (int)v;
+	*(int *)dst = (int)v;
 	return 0;
 }
 
-static int ao_time_scale(struct agent_opts *o, const struct agent_optdef *d,
-			 const char *arg)
+static int ao_time_scale(void *dst, const char *arg, char *err,
+			 size_t errlen)
 {
-	char err[256];
+	char why[256];
 
-	if (suite_parse_scale(arg, &o->r.time_scale, err, sizeof(err)) == 0)
+	if (suite_parse_scale(arg, dst, why, sizeof(why)) == 0)
 		return 0;
-	util_err("agent", EINVAL, "--time-scale: %s", err);
-	return -EINVAL;
+	return util_fail(err, errlen, -EINVAL, "--time-scale: %s", why);
 }
 
-#define R(field) offsetof(struct agent_opts, r.field)
-static const struct agent_optdef agent_optdefs[] = {
-	{ "role", 1, ao_role, 0, "client, server or controller" },
-	{ "id", 1, ao_id, 0, "1..63 of [A-Za-z0-9._-]" },
-	{ "controller", 1, ao_str, offsetof(struct agent_opts, controller),
-	  NULL },
-	{ "listen", 1, ao_str, R(listen), NULL },
-	{ "suite", 1, ao_str, R(suite), NULL },
-	{ "suite-dir", 1, ao_str, R(suite_dir), NULL },
-	{ "set", 1, ao_set, 0, "KEY=VALUE (at most 32)" },
-	{ "upload", 1, ao_str, R(upload), NULL },
-	{ "token", 1, ao_str, R(token), NULL },
-	{ "token-file", 1, ao_token_file, 0, NULL },
-	{ "ca", 1, ao_str, R(ca), NULL },
-	{ "pin", 1, ao_str, R(pin), NULL },
-	{ "spool", 1, ao_str, R(spool), NULL },
-	{ "run-id", 1, ao_run_id, 0, "1..200 of [A-Za-z0-9._-]" },
-	{ "upload-deadline", 1, ao_duration, R(upload_deadline_ns),
-	  "a duration" },
-	{ "upload-timeout", 1, ao_upload_timeout, 0, "a duration >= 1s" },
-	{ "peers", 1, ao_peers, 0, "0..4096" },
-	{ "wait", 1, ao_duration, R(wait_ns), "a duration" },
-	{ "once", 0, ao_flag, offsetof(struct agent_opts, once), NULL },
-	{ "no-series", 0, ao_flag, R(no_series), NULL },
-	{ "procs", 1, ao_str, R(procs), NULL },
-	{ "key-file", 1, ao_key_file, 0, NULL },
-	{ "lab", 1, ao_lab, 0, "1..63 of [A-Za-z0-9._-]" },
-	{ "target", 1, ao_str, R(target), NULL },
-	{ "time-scale", 1, ao_time_scale, 0, NULL },
+/* A duration in ns into an int64_t. */
+static int ao_duration(void *dst, const char *arg, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (util_parse_duration(arg, &v) != 0 || v > INT64_MAX)
+		return -EINVAL;
+	*(int64_t *)dst = (int64_t)v;
+	return 0;
+}
+
+#define AO(m) OPT_AT(struct agent_opts, m)
+#define AO_STR(n, m) { .name = (n), .kind = OPT_STR, .off = AO(m) }
+#define AO_FN(n, m, f, msg) { .name = (n), .kind = OPT_FN, .off = AO(m), \
+	.fn = (f), .bad = (msg) }
+
+static const struct opt agent_opt_tab[] = {
+	{ .name = "role", .kind = OPT_FN, .fn = ao_role,
+	  .bad = "--role '%s': expected client, server or controller" },
+	AO_FN("id", id, ao_ident, "--id '%s': expected 1..63 of [A-Za-z0-9._-]"),
+	AO_STR("controller", controller),
+	AO_STR("listen", r.listen),
+	AO_STR("suite", r.suite),
+	AO_STR("suite-dir", r.suite_dir),
+	AO_FN("set", r, ao_set, "--set '%s': expected KEY=VALUE (at most 32)"),
+	AO_STR("upload", r.upload),
+	AO_STR("token", r.token),
+	{ .name = "token-file", .kind = OPT_FN, .fn = ao_token_file },
+	AO_STR("ca", r.ca),
+	AO_STR("pin", r.pin),
+	AO_STR("spool", r.spool),
+	AO_FN("run-id", r.run_id, ao_run_id, "--run-id '%s': expected 1..200 of [A-Za-z0-9._-]"),
+	AO_FN("upload-deadline", r.upload_deadline_ns, ao_duration, "--upload-deadline '%s': expected a duration"),
+	AO_FN("upload-timeout", r.upload_timeout_s, ao_upload_timeout, "--upload-timeout '%s': expected a duration >= 1s"),
+	AO_FN("peers", r.peers, ao_peers, "--peers '%s': expected 0..4096"),
+	AO_FN("wait", r.wait_ns, ao_duration, "--wait '%s': expected a duration"),
+	{ .name = "once", .kind = OPT_FLAG, .off = AO(once), .val = 1 },
+	{ .name = "no-series", .kind = OPT_FLAG, .off = AO(r.no_series),
+	  .val = 1 },
+	AO_STR("procs", r.procs),
+	AO_FN("key-file", key, ao_key_file, NULL),
+	AO_FN("lab", lab, ao_ident, "--lab '%s': expected 1..63 of [A-Za-z0-9._-]"),
+	AO_STR("target", r.target),
+	AO_FN("time-scale", r.time_scale, ao_time_scale, NULL),
 };
-#undef R
-#define AGENT_NOPTS (sizeof(agent_optdefs) / sizeof(agent_optdefs[0]))
 
 static void agent_usage(FILE *out)
 {
@@ -255,40 +218,19 @@ static void agent_usage(FILE *out)
 "See docs/agent.md.\n");
 }
 
+static const struct optset agent_optset = OPTSET("agent", agent_opt_tab,
+						 agent_usage);
+
 /* Parses argv into o.  Returns 0, 1 for --help (usage printed), or 2
  * for a usage error (message and usage on stderr). */
 static int agent_parse(struct agent_opts *o, int argc, char **argv)
 {
-	struct option lo[AGENT_NOPTS + 2];
-	const struct agent_optdef *d;
-	size_t i;
-	int c;
+	int argi, rc;
 
-	for (i = 0; i < AGENT_NOPTS; i++)
-		lo[i] = (struct option){ agent_optdefs[i].name,
-					 agent_optdefs[i].has_arg ?
-					 required_argument : no_argument,
-					 NULL, 256 + (int)i };
-	lo[i++] = (struct option){ "help", no_argument, NULL, 'h' };
-	lo[i] = (struct option){ NULL, 0, NULL, 0 };
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		if (c == 'h') {
-			agent_usage(stdout);
-			return 1;
-		}
-		if (c < 256) {
-			agent_usage(stderr);
-			return 2;
-		}
-		d = &agent_optdefs[c - 256];
-		if (d->set(o, d, optarg) != 0) {
-			/* A setter without a want said why itself. */
-			if (d->want)
-				util_err("agent", EINVAL, "--%s '%s': expected %s", d->name, optarg, d->want);
-			return 2;
-		}
-	}
-	if (optind == argc && o->role != ROLE_NONE)
+	rc = opt_main(&agent_optset, o, argc, argv, &argi);
+	if (rc != 0)
+		return rc > 0 ? 1 : 2;
+	if (argi == argc && o->role != ROLE_NONE)
 		return 0;
 	if (o->role == ROLE_NONE)
 		util_err("agent", EINVAL, "--role: expected client, server or controller");

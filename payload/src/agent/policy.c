@@ -1,46 +1,25 @@
-/* agent/policy.c: the agent's least-authority check of a run's argv (policy.h).
- * One table says, per workload, which options are refused and how its
- * load targets are written on its command line. */
+/* agent/policy.c: the agent's least-authority check of a run's argv
+ * (policy.h): resolved with the workload's own option table, allowed by
+ * the workload's allow-list (agent/workload.c), aimed at the targets. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "agent/policy.h"
+#include "agent/workload.h"
 #include "lib/hostport.h"
 #include "lib/util.h"
 
-/* How a workload names its target. */
-enum policy_target {
-	PT_NONE,		/* loads nothing remote (probe, sample) */
-	PT_URL,			/* http://HOST[:PORT]/... operands */
-	PT_OPT_HOST,		/* --host HOST (or --host=HOST) */
-	PT_HOSTPORT,		/* a HOST:PORT operand */
+/* Arguments of one argv at most: a run line is a few dozen. */
+#define POLICY_MAX_ARGS 256
+
+/* What a walk of one argv needs: the workload and the run's targets;
+ * host_given: sql's --host was there. */
+struct policy_walk {
+	const struct workload *w;
+	const cJSON *targets;
+	int host_given;
 };
-
-static const struct policy_rule {
-	const char *workload;
-	enum policy_target target;
-	/* Options refused: each names a local file the workload would read
-	 * (and could send to its target) or a local socket. */
-	const char *refused[4];
-} policy_rules[] = {
-	{ "http", PT_URL, { "--urls", NULL } },
-	{ "sql", PT_OPT_HOST, { "--socket", NULL } },
-	{ "smtp", PT_HOSTPORT, { "--message", NULL } },
-	{ "smtp-sink", PT_NONE, { "--store", NULL } },
-	{ "probe", PT_NONE, { NULL } },
-	{ "sample", PT_NONE, { "--root", "--replay", NULL } },
-};
-
-static const struct policy_rule *policy_rule(const char *w)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(policy_rules) / sizeof(policy_rules[0]); i++)
-		if (strcmp(policy_rules[i].workload, w) == 0)
-			return &policy_rules[i];
-	return NULL;
-}
 
 static int policy_listed(const cJSON *list, const char *s, size_t n)
 {
@@ -53,19 +32,15 @@ static int policy_listed(const cJSON *list, const char *s, size_t n)
 	return 0;
 }
 
-/* Whether option arg (e.g. "--urls" or "--urls=F") is refused. */
-static const char *policy_refused(const struct policy_rule *r,
-				  const char *arg)
+/* Whether the option called name is on w's allow-list. */
+static int policy_allowed(const struct workload *w, const char *name)
 {
-	size_t i, n;
+	const char *const *a;
 
-	for (i = 0; i < 4 && r->refused[i]; i++) {
-		n = strlen(r->refused[i]);
-		if (strncmp(arg, r->refused[i], n) == 0 &&
-		    (arg[n] == 0 || arg[n] == '='))
-			return r->refused[i];
-	}
-	return NULL;
+	for (a = w->allow; a && *a; a++)
+		if (strcmp(*a, name) == 0)
+			return 1;
+	return 0;
 }
 
 /* The host of "HOST[:PORT]", "[V6][:PORT]", a bare IPv6 address, or a
@@ -85,70 +60,114 @@ static int policy_host(const char *s, const char **h, size_t *hn)
 	return 0;
 }
 
-/* The target named by argument a (and, for --host, the next one b), or
- * NULL when a names none.  *used: arguments it took. */
-static const char *policy_target_of(const struct policy_rule *r,
-				    const char *a, const char *b, int *used)
+/* Refuses target t (a host with or without a port, or a URL's authority
+ * on) unless it is one of the run's.  Returns 0 or -EPERM with why. */
+static int policy_target(const struct policy_walk *pw, const char *t,
+			 char *err, size_t errlen)
 {
-	*used = 1;
-	switch (r->target) {
-	case PT_URL:
+	const char *h;
+	size_t hn;
+
+	if (policy_host(t, &h, &hn) != 0 || !policy_listed(pw->targets, h, hn))
+		return util_fail(err, errlen, -EPERM, "%s: target '%.80s' is not a server of this run", pw->w->name, t);
+	return 0;
+}
+
+/* opt_walk's each: an option the workload resolved from the argv. */
+static int policy_option(const struct opt *o, const char *value,
+			 const char *arg, void *ctx, char *err,
+			 size_t errlen)
+{
+	struct policy_walk *pw = ctx;
+
+	(void)arg;
+	if (!policy_allowed(pw->w, o->name) && o->local)
+		return util_fail(err, errlen, -EPERM, "%s: option --%s %s: not taken from a controller", pw->w->name, o->name, o->local);
+	if (!policy_allowed(pw->w, o->name))
+		return util_fail(err, errlen, -EPERM, "%s: option --%s is not on its allow-list: not taken from a controller", pw->w->name, o->name);
+	if (pw->w->target != WORKLOAD_TARGET_HOST || strcmp(o->name, "host"))
+		return 0;
+	pw->host_given = 1;
+	return policy_target(pw, value, err, errlen);
+}
+
+/* An operand (getopt's, so also anything after "--"): a URL or HOST:PORT
+ * of the run's targets where the workload loads its operands, smtp-sink's
+ * listening address, nothing else. */
+static int policy_operand(const struct policy_walk *pw, const char *a,
+			  char *err, size_t errlen)
+{
+	switch (pw->w->target) {
+	case WORKLOAD_TARGET_URL:
 		if (strncmp(a, "http://", 7) == 0)
-			return a + 7;
+			return policy_target(pw, a + 7, err, errlen);
 		if (strncmp(a, "https://", 8) == 0)
-			return a + 8;
-		return NULL;
-	case PT_OPT_HOST:
-		if (strncmp(a, "--host=", 7) == 0)
-			return a + 7;
-		if (strcmp(a, "--host") == 0 && b) {
-			*used = 2;
-			return b;
-		}
-		return NULL;
-	case PT_HOSTPORT:
-		/* An operand with a port: not an option, not an address
-		 * (user@domain), not an option's value without a colon. */
-		if (a[0] != '-' && strchr(a, ':') && !strchr(a, '@'))
-			return a;
-		return NULL;
-	case PT_NONE:
+			return policy_target(pw, a + 8, err, errlen);
+		return util_fail(err, errlen, -EPERM, "%s: operand '%.80s' is not a URL of a server of this run", pw->w->name, a);
+	case WORKLOAD_TARGET_HOSTPORT:
+		return policy_target(pw, a, err, errlen);
+	case WORKLOAD_TARGET_LISTEN:
+		return 0;
+	case WORKLOAD_TARGET_HOST:
+	case WORKLOAD_TARGET_NONE:
 		break;
 	}
-	return NULL;
+	return util_fail(err, errlen, -EPERM, "%s: operand '%.80s': it takes none", pw->w->name, a);
+}
+
+/* The argv's strings (argv[0] the workload) into av for getopt, which
+ * permutes av, never the strings.  Returns the count, or -EPERM. */
+static int policy_args(const cJSON *argv, const char *name, char **av,
+		       char *err, size_t errlen)
+{
+	const cJSON *a;
+	int n = 0;
+
+	cJSON_ArrayForEach(a, argv) {
+		if (!cJSON_IsString(a))
+			return util_fail(err, errlen, -EPERM, "%s: an argument is not a string", name);
+		if (n == POLICY_MAX_ARGS)
+			return util_fail(err, errlen, -EPERM, "%s: more than %d arguments", name, POLICY_MAX_ARGS);
+		av[n++] = a->valuestring;
+	}
+	av[n] = NULL;
+	return n;
 }
 
 int policy_check_argv(const cJSON *argv, const cJSON *workloads,
 		      const cJSON *targets, char *err, size_t errlen)
 {
-	const cJSON *w = cJSON_GetArrayItem(argv, 0), *a;
-	const struct policy_rule *r;
-	const char *opt, *t, *h;
-	size_t hn;
-	int used;
+	const cJSON *w = cJSON_GetArrayItem(argv, 0);
+	struct policy_walk pw = { .targets = targets };
+	char *av[POLICY_MAX_ARGS + 1], why[256];
+	int ac, argi, i, rc;
 
 	if (!cJSON_IsString(w))
 		return util_fail(err, errlen, -EPERM, "no workload named");
-	r = policy_rule(w->valuestring);
-	if (!r || !policy_listed(workloads, w->valuestring,
-				 strlen(w->valuestring)))
+	pw.w = workload_find(w->valuestring);
+	if (!pw.w || !policy_listed(workloads, w->valuestring,
+				    strlen(w->valuestring)))
 		return util_fail(err, errlen, -EPERM, "'%.40s' is not a workload of this agent", w->valuestring);
-	for (a = w->next; a; a = a->next) {
-		if (!cJSON_IsString(a))
-			return util_fail(err, errlen, -EPERM, "%s: an argument is not a string", r->workload);
-		opt = policy_refused(r, a->valuestring);
-		if (opt)
-			return util_fail(err, errlen, -EPERM, "%s: option %s reads a local file: not taken from a controller", r->workload, opt);
-		t = policy_target_of(r, a->valuestring,
-				     a->next ? a->next->valuestring : NULL,
-				     &used);
-		if (used == 2)
-			a = a->next;
-		if (!t)
-			continue;
-		if (policy_host(t, &h, &hn) != 0 ||
-		    !policy_listed(targets, h, hn))
-			return util_fail(err, errlen, -EPERM, "%s: target '%.80s' is not a server of this run", r->workload, t);
+	ac = policy_args(argv, pw.w->name, av, err, errlen);
+	if (ac < 0)
+		return ac;
+	/* The workload's own table and parser: what is checked is what
+	 * the workload will take (prefixes, --opt=value, bundles, "--"). */
+	why[0] = 0;
+	rc = opt_walk(pw.w->opts, ac, av, &argi, policy_option, &pw, why,
+		      sizeof(why));
+	if (rc == -EPERM)
+		return util_fail(err, errlen, rc, "%s", why);
+	if (rc == 1)
+		return util_fail(err, errlen, -EPERM, "%s: option --help: not taken from a controller", pw.w->name);
+	if (rc != 0)
+		return util_fail(err, errlen, -EPERM, "%s: %s: not taken from a controller", pw.w->name, why);
+	for (i = argi; i < ac; i++) {
+		rc = policy_operand(&pw, av[i], err, errlen);
+		if (rc != 0)
+			return rc;
 	}
+	if (pw.w->target == WORKLOAD_TARGET_HOST && !pw.host_given)
+		return util_fail(err, errlen, -EPERM, "%s: no --host: its target must be a server of this run", pw.w->name);
 	return 0;
 }

@@ -8,14 +8,38 @@
 
 #include <cjson/cJSON.h>
 
+#include "lib/opt.h"
 #include "node/node.h"
 
 /* workload.roles: a bit per role that runs the workload. */
 #define WORKLOAD_ROLE(r) (1u << (r))
 
+/* How a workload names what it loads on its command line: what the
+ * agent's policy checks against the run's targets (agent/policy.h). */
+enum workload_target {
+	WORKLOAD_TARGET_NONE,		/* loads nothing remote, takes no
+					 * operand: probe, sample */
+	WORKLOAD_TARGET_LISTEN,		/* loads nothing remote; its
+					 * operand is where it listens:
+					 * smtp-sink */
+	WORKLOAD_TARGET_URL,		/* every operand an http[s]:// URL */
+	WORKLOAD_TARGET_HOST,		/* --host HOST, required; no
+					 * operand: sql */
+	WORKLOAD_TARGET_HOSTPORT,	/* every operand a HOST:PORT */
+};
+
 struct workload {
 	const char *name;	/* the subcommand that runs it */
 	unsigned roles;		/* WORKLOAD_ROLE() bits */
+	/* The option table its command parses with (its header's
+	 * NAME_optset): the agent resolves a controller's argv with it. */
+	const struct optset *opts;
+	enum workload_target target;
+	/* The long names of the options a controller may give, NULL
+	 * ended: the ones that only shape the load.  Anything else in
+	 * opts (what reads or writes a local file or socket, any option
+	 * added later) is refused until it is listed here. */
+	const char *const *allow;
 };
 
 /* The table, ending with a NULL name. */

@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -33,6 +32,7 @@
 #include "collector/webui.h"
 #include "lib/hostport.h"
 #include "resultdb/resultdb_index.h"
+#include "lib/opt.h"
 #include "lib/util.h"
 
 /* --- server ---------------------------------------------------------- */
@@ -968,80 +968,61 @@ static int collect_first_line(const char *path, char *buf, size_t len,
 	return 0;
 }
 
-/* An integer option's value arg (min..max) into *out.  Returns 0, or 2
- * (usage) with a message naming the option. */
-static int collect_int_opt(const char *arg, int min, int max, int *out,
-			   const char *name)
+/* --regress-threshold: a percentage 0..1000 (dst: a double). */
+static int collect_opt_threshold(void *dst, const char *arg, char *err,
+				 size_t errlen)
 {
-	uint64_t v;
+	char *e;
+	double t = strtod(arg, &e);
 
-	if (util_parse_u64(arg, (uint64_t)min, (uint64_t)max, &v) == 0) {
-		*out = (int)v;
-		return 0;
-	}
-	util_err("collect", EINVAL, "%s '%s': expected %d..%d", name, arg,
-		 min, max);
-	return 2;
+	if (e == arg || *e || !(t >= 0 && t <= 1000))
+		return -EINVAL;
+	*(double *)dst = t;
+	return 0;
 }
 
-/* One option into s or o.  Returns 0, or the exit status (2 usage). */
-static int collect_opt(int c, const char *arg, struct collect_srv *s,
-		       struct collect_opts *o)
-{
-	uint64_t v;
+/* Everything the command line sets: the base of collect_opt_tab[]. */
+struct collect_cmdline {
+	struct collect_srv s;
+	struct collect_opts o;
+};
 
-	switch (c) {
-	case 'd': s->dir = arg; return 0;
-	case 'l': o->listen = arg; return 0;
-	case 't': s->token = arg; return 0;
-	case 'T': o->token_file = arg; return 0;
-	case 'N': o->no_token = 1; return 0;
-	case 'V': o->view_token_file = arg; return 0;
-	case 'D': o->db = arg; return 0;
-	case 'P': o->db_pass_file = arg; return 0;
-	case 'X': o->reindex = 1; return 0;
-	case 'R':
-		if (util_parse_duration(arg, &s->retry_ns) == 0 &&
-		    s->retry_ns >= 100000000)
-			return 0;
-		util_err("collect", EINVAL, "--db-retry '%s': expected a duration of at least 100ms (30s, 1m)", arg);
-		return 2;
-	case 'w':
-		return collect_int_opt(arg, 0, 1000, &s->window,
-				       "--regress-window");
-	case 'r': {
-		char *e;
+#define CS(m) OPT_AT(struct collect_cmdline, s.m)
+#define CO(m) OPT_AT(struct collect_cmdline, o.m)
 
-		s->threshold = strtod(arg, &e);
-		if (e != arg && !*e && s->threshold >= 0 &&
-		    s->threshold <= 1000)
-			return 0;
-		util_err("collect", EINVAL, "--regress-threshold '%s': expected a percentage 0..1000", arg);
-		return 2;
-	}
-	case 'm':
-		if (util_parse_u64(arg, 1, 1ull << 40, &v) == 0) {
-			s->max_size = (long long)v;
-			return 0;
-		}
-		util_err("collect", EINVAL, "--max-size '%s': expected bytes (k/M/G allowed)", arg);
-		return 2;
-	case 'c':
-		return collect_int_opt(arg, 1, 4096, &s->max_conns,
-				       "--max-conns");
-	case 'p':
-		return collect_int_opt(arg, 1, 4096, &s->max_per_peer,
-				       "--max-conns-per-peer");
-	case 'o':
-		if (util_parse_duration(arg, &s->timeout_ns) == 0 &&
-		    s->timeout_ns >= 1000000)
-			return 0;
-		util_err("collect", EINVAL, "--timeout '%s': expected a duration of at least 1ms (10s, 500ms)", arg);
-		return 2;
-	}
-	collect_usage(stderr);
-	return 2;
-}
+static const struct opt collect_opt_tab[] = {
+	{ .name = "dir", .kind = OPT_STR, .off = CS(dir) },
+	{ .name = "listen", .kind = OPT_STR, .off = CO(listen) },
+	{ .name = "token", .kind = OPT_STR, .off = CS(token) },
+	{ .name = "token-file", .kind = OPT_STR, .off = CO(token_file) },
+	{ .name = "no-token", .kind = OPT_FLAG, .off = CO(no_token),
+	  .val = 1 },
+	{ .name = "view-token-file", .kind = OPT_STR,
+	  .off = CO(view_token_file) },
+	{ .name = "max-size", .kind = OPT_U64, .off = CS(max_size),
+	  .min = 1, .max = 1ull << 40,
+	  .bad = "--max-size '%s': expected bytes (k/M/G allowed)" },
+	{ .name = "max-conns", .kind = OPT_UINT, .off = CS(max_conns),
+	  .min = 1, .max = 4096, .bad = "--max-conns '%s': expected 1..4096" },
+	{ .name = "max-conns-per-peer", .kind = OPT_UINT,
+	  .off = CS(max_per_peer), .min = 1, .max = 4096,
+	  .bad = "--max-conns-per-peer '%s': expected 1..4096" },
+	{ .name = "timeout", .kind = OPT_DUR, .off = CS(timeout_ns),
+	  .min = 1000000,
+	  .bad = "--timeout '%s': expected a duration of at least 1ms (10s, 500ms)" },
+	{ .name = "db", .kind = OPT_STR, .off = CO(db) },
+	{ .name = "db-password-file", .kind = OPT_STR,
+	  .off = CO(db_pass_file) },
+	{ .name = "db-retry", .kind = OPT_DUR, .off = CS(retry_ns),
+	  .min = 100000000,
+	  .bad = "--db-retry '%s': expected a duration of at least 100ms (30s, 1m)" },
+	{ .name = "reindex", .kind = OPT_FLAG, .off = CO(reindex), .val = 1 },
+	{ .name = "regress-window", .kind = OPT_UINT, .off = CS(window),
+	  .max = 1000, .bad = "--regress-window '%s': expected 0..1000" },
+	{ .name = "regress-threshold", .kind = OPT_FN, .off = CS(threshold),
+	  .fn = collect_opt_threshold,
+	  .bad = "--regress-threshold '%s': expected a percentage 0..1000" },
+};
 
 /* Whether every address host names is a loopback one. */
 static int collect_loopback(const char *host)
@@ -1251,54 +1232,32 @@ out:
 
 int collect_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "listen", required_argument, NULL, 'l' },
-		{ "token", required_argument, NULL, 't' },
-		{ "token-file", required_argument, NULL, 'T' },
-		{ "no-token", no_argument, NULL, 'N' },
-		{ "view-token-file", required_argument, NULL, 'V' },
-		{ "max-size", required_argument, NULL, 'm' },
-		{ "max-conns", required_argument, NULL, 'c' },
-		{ "max-conns-per-peer", required_argument, NULL, 'p' },
-		{ "timeout", required_argument, NULL, 'o' },
-		{ "db", required_argument, NULL, 'D' },
-		{ "db-password-file", required_argument, NULL, 'P' },
-		{ "db-retry", required_argument, NULL, 'R' },
-		{ "reindex", no_argument, NULL, 'X' },
-		{ "regress-window", required_argument, NULL, 'w' },
-		{ "regress-threshold", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct collect_srv s = { .max_size = 64ll << 20, .max_conns = 64,
-				 .timeout_ns = 10000000000ull, .window = 5,
-				 .threshold = 5, .retry_ns = 30000000000ull };
-	struct collect_opts o = { 0 };
-	int c, rc;
+	static const struct optset set = OPTSET("collect", collect_opt_tab,
+						collect_usage);
+	struct collect_cmdline cl = { .s = {
+		.max_size = 64ll << 20, .max_conns = 64,
+		.timeout_ns = 10000000000ull, .window = 5, .threshold = 5,
+		.retry_ns = 30000000000ull } };
+	struct collect_srv *s = &cl.s;
+	struct collect_opts *o = &cl.o;
+	int argi, rc;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			collect_usage(stdout);
-			return 0;
-		}
-		rc = collect_opt(c, optarg, &s, &o);
-		if (rc != 0)
-			return rc;
-	}
-	if (optind != argc) {
+	rc = opt_main(&set, &cl, argc, argv, &argi);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	if (argi != argc) {
 		collect_usage(stderr);
 		return 2;
 	}
-	rc = collect_db(&s, &o);
-	if (rc != 0 || o.reindex)
-		return rc ? rc : collect_reindex(&s);
-	rc = collect_check(&s, &o);
+	rc = collect_db(s, o);
+	if (rc != 0 || o->reindex)
+		return rc ? rc : collect_reindex(s);
+	rc = collect_check(s, o);
 	if (rc != 0) {
-		resultdb_free(s.store);
+		resultdb_free(s->store);
 		return rc;
 	}
-	rc = collect_serve(&s, &o);
-	resultdb_free(s.store);
+	rc = collect_serve(s, o);
+	resultdb_free(s->store);
 	return rc;
 }

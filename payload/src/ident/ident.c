@@ -4,7 +4,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <mysql.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -20,6 +19,7 @@
 
 #include "ident/ident.h"
 #include "ident/ident_parse.h"
+#include "lib/opt.h"
 #include "lib/util.h"
 
 #define IDENT_BODY_MAX 16384	/* /benchboot-kit.json and any body read */
@@ -734,77 +734,59 @@ static void ident_usage(FILE *out)
 		"                       [--timeout SECONDS] [--no-icmp] [--json]\n");
 }
 
-/* A port option's value: 0 (skip) or 1..65535. */
-static int ident_port(const char *opt, const char *s, unsigned *port)
+/* --timeout: whole seconds 1..600 into the target's milliseconds. */
+static int ident_opt_timeout(void *dst, const char *value, char *err,
+			     size_t errlen)
 {
 	uint64_t v;
 
-	if (util_parse_u64(s, 0, 65535, &v) != 0)
-		return util_err("ident", EINVAL, "%s '%s': want 0..65535",
-				opt, s);
-	*port = (unsigned)v;
+	if (util_parse_u64(value, 1, 600, &v) != 0)
+		return -EINVAL;
+	*(unsigned *)dst = (unsigned)v * 1000;
 	return 0;
 }
 
-/* Parses argv into t.  Returns -1 to go on, else the exit status. */
-static int ident_parse_opts(int argc, char **argv, struct ident_target *t,
-			    int *json)
-{
-	static const struct option opts[] = {
-		{ "http-port", required_argument, NULL, 'w' },
-		{ "sql-port", required_argument, NULL, 'q' },
-		{ "sql-user", required_argument, NULL, 'u' },
-		{ "sql-password", required_argument, NULL, 'p' },
-		{ "sql-db", required_argument, NULL, 'd' },
-		{ "smtp-port", required_argument, NULL, 'm' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "no-icmp", no_argument, NULL, 'I' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t v = 5;
-	int c, rc = 0;
+/* Everything the command line sets: the base of ident_opt_tab[]. */
+struct ident_cmdline {
+	struct ident_target t;
+	int json;
+};
 
-	while (rc == 0 && (c = getopt_long(argc, argv, "h", opts,
-					   NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			rc = ident_port("--http-port", optarg, &t->http_port);
-			break;
-		case 'q':
-			rc = ident_port("--sql-port", optarg, &t->sql_port);
-			break;
-		case 'm':
-			rc = ident_port("--smtp-port", optarg, &t->smtp_port);
-			break;
-		case 'u': t->sql_user = optarg; break;
-		case 'p': t->sql_password = optarg; break;
-		case 'd': t->sql_db = optarg; break;
-		case 'I': t->no_icmp = 1; break;
-		case 'j': *json = 1; break;
-		case 't':
-			if (util_parse_u64(optarg, 1, 600, &v) != 0)
-				rc = util_err("ident", EINVAL,
-					      "--timeout '%s': want seconds 1..600",
-					      optarg);
-			t->timeout_ms = (unsigned)v * 1000;
-			break;
-		case 'h':
-			ident_usage(stdout);
-			return 0;
-		default:
-			ident_usage(stderr);
-			return 2;
-		}
-	}
+#define IT(m) OPT_AT(struct ident_cmdline, t.m)
+
+static const struct opt ident_opt_tab[] = {
+	{ .name = "http-port", .kind = OPT_UINT, .off = IT(http_port),
+	  .max = 65535, .bad = "--http-port '%s': want 0..65535" },
+	{ .name = "sql-port", .kind = OPT_UINT, .off = IT(sql_port),
+	  .max = 65535, .bad = "--sql-port '%s': want 0..65535" },
+	{ .name = "sql-user", .kind = OPT_STR, .off = IT(sql_user) },
+	{ .name = "sql-password", .kind = OPT_STR, .off = IT(sql_password) },
+	{ .name = "sql-db", .kind = OPT_STR, .off = IT(sql_db) },
+	{ .name = "smtp-port", .kind = OPT_UINT, .off = IT(smtp_port),
+	  .max = 65535, .bad = "--smtp-port '%s': want 0..65535" },
+	{ .name = "timeout", .kind = OPT_FN, .off = IT(timeout_ms),
+	  .fn = ident_opt_timeout,
+	  .bad = "--timeout '%s': want seconds 1..600" },
+	{ .name = "no-icmp", .kind = OPT_FLAG, .off = IT(no_icmp), .val = 1 },
+	{ .name = "json", .kind = OPT_FLAG,
+	  .off = OPT_AT(struct ident_cmdline, json), .val = 1 },
+};
+
+/* Parses argv into cl.  Returns -1 to go on, else the exit status. */
+static int ident_parse_opts(int argc, char **argv, struct ident_cmdline *cl)
+{
+	static const struct optset set = OPTSET("ident", ident_opt_tab,
+						ident_usage);
+	int argi, rc;
+
+	rc = opt_main(&set, cl, argc, argv, &argi);
 	if (rc != 0)
-		return 2;
-	if (optind + 1 != argc) {
+		return rc > 0 ? 0 : 2;
+	if (argi + 1 != argc) {
 		ident_usage(stderr);
 		return 2;
 	}
-	t->host = argv[optind];
+	cl->t.host = argv[argi];
 	return -1;
 }
 
@@ -816,21 +798,22 @@ static int ident_answered(const cJSON *s)
 
 int ident_main(int argc, char **argv)
 {
-	struct ident_target t;
+	struct ident_cmdline cl = { 0 };
+	struct ident_target *t = &cl.t;
 	char err[256], *text;
-	int json = 0, rc;
+	int rc;
 	cJSON *o;
 
-	ident_target_init(&t, NULL);
-	rc = ident_parse_opts(argc, argv, &t, &json);
+	ident_target_init(t, NULL);
+	rc = ident_parse_opts(argc, argv, &cl);
 	if (rc >= 0)
 		return rc;
-	o = ident_probe(&t, err, sizeof(err));
+	o = ident_probe(t, err, sizeof(err));
 	if (!o) {
 		util_err("ident", EHOSTUNREACH, "%s", err);
 		return 1;
 	}
-	text = json ? cJSON_PrintUnformatted(o) : cJSON_Print(o);
+	text = cl.json ? cJSON_PrintUnformatted(o) : cJSON_Print(o);
 	if (text)
 		printf("%s\n", text);
 	free(text);
@@ -840,7 +823,7 @@ int ident_main(int argc, char **argv)
 	     0 : 1;
 	if (rc != 0)
 		util_err("ident", EHOSTUNREACH, "%s: no service answered",
-			 t.host);
+			 t->host);
 	cJSON_Delete(o);
 	return rc;
 }

@@ -2,13 +2,13 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "lib/fetch.h"
+#include "lib/opt.h"
 #include "lib/util.h"
 
 static int curl_get(const char *url, FILE *out, long timeout_s, char *err,
@@ -107,50 +107,45 @@ static void fetch_usage(FILE *out)
 		"usage: benchboot fetch [-o FILE] [--timeout SECONDS] URL\n");
 }
 
+/* What the command line sets. */
+struct fetch_cmdline {
+	const char *path;	/* -o */
+	uint64_t timeout;	/* seconds */
+};
+
+static const struct opt fetch_opt_tab[] = {
+	{ .name = "output", .key = 'o', .kind = OPT_STR,
+	  .off = OPT_AT(struct fetch_cmdline, path) },
+	{ .name = "timeout", .key = 't', .kind = OPT_U64,
+	  .off = OPT_AT(struct fetch_cmdline, timeout), .min = 1,
+	  .max = 86400, .bad = "--timeout '%s': want seconds 1..86400" },
+};
+
 int fetch_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *path = NULL;
-	uint64_t timeout = 60;
+	static const struct optset set = OPTSET("fetch", fetch_opt_tab,
+						fetch_usage);
+	struct fetch_cmdline cl = { .timeout = 60 };
+	const char *path;
+	uint64_t timeout;
 	char err[512];
-	int c, rc;
+	int argi, rc;
 
-	while ((c = getopt_long(argc, argv, "o:t:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			path = optarg;
-			break;
-		case 't':
-			if (util_parse_u64(optarg, 1, 86400, &timeout) != 0) {
-				util_err("fetch", EINVAL,
-					 "--timeout '%s': want seconds 1..86400",
-					 optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			fetch_usage(stdout);
-			return 0;
-		default:
-			fetch_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
+	rc = opt_main(&set, &cl, argc, argv, &argi);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	path = cl.path;
+	timeout = cl.timeout;
+	if (argi != argc - 1) {
 		fetch_usage(stderr);
 		return 2;
 	}
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	if (path)
-		rc = fetch_to_file(argv[optind], path, (long)timeout, err,
+		rc = fetch_to_file(argv[argi], path, (long)timeout, err,
 				   sizeof(err));
 	else
-		rc = curl_get(argv[optind], stdout, (long)timeout, err,
+		rc = curl_get(argv[argi], stdout, (long)timeout, err,
 			      sizeof(err));
 	curl_global_cleanup();
 	if (rc != 0) {

@@ -1,8 +1,7 @@
-/* load/loadgen.c: the load generators' shared base: the option parser,
- * threads, pacing, the workload record header and summary formatting,
- * and the prepare gate between a workload's set-up and its start. */
+/* load/loadgen.c: the load generators' shared base: threads, pacing,
+ * the workload record header and summary formatting, and the prepare
+ * gate between a workload's set-up and its start. */
 #include <errno.h>
-#include <getopt.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -16,10 +15,6 @@
 #include "load/loadgen.h"
 #include "proto/workload_record.h"
 #include "lib/util.h"
-
-/* getopt_long's val for an option without a short letter: index + this,
- * above every letter. */
-#define LG_LONG_BASE 256
 
 void lg_pace_init(struct lg_pace *p, uint64_t start_ns, double rate)
 {
@@ -100,165 +95,6 @@ void lg_print_hist(FILE *out, const char *label, const struct hist *h)
 void lg_print_latency(FILE *out, const struct hist *h)
 {
 	lg_print_hist(out, "latency", h);
-}
-
-/* --- options --------------------------------------------------------- */
-
-/* Stores value into o->dst.  Returns 0, or -EINVAL (err empty: the
- * bad-value message applies; err set: a message of o->fn's). */
-static int opt_store(const struct lg_opt *o, const char *value, char *err,
-		     size_t errlen)
-{
-	uint64_t v;
-	double d;
-	char *end;
-
-	switch (o->kind) {
-	case LG_OPT_FLAG:
-		*(int *)o->dst = o->val;
-		return 0;
-	case LG_OPT_UINT:
-	case LG_OPT_U64:
-		if (util_parse_u64(value, o->min, o->max, &v) != 0)
-			return -EINVAL;
-		if (o->kind == LG_OPT_UINT)
-			*(unsigned *)o->dst = (unsigned)v;
-		else
-			*(uint64_t *)o->dst = v;
-		return 0;
-	case LG_OPT_DUR:
-		if (util_parse_duration(value, &v) != 0 || v < o->min ||
-		    (o->max && v > o->max))
-			return -EINVAL;
-		*(uint64_t *)o->dst = v;
-		return 0;
-	case LG_OPT_RATE:
-		d = strtod(value, &end);
-		if (end == value || *end || !(d > 0) || d > (double)o->max)
-			return -EINVAL;
-		*(double *)o->dst = d;
-		return 0;
-	case LG_OPT_STR:
-		*(const char **)o->dst = value;
-		return 0;
-	case LG_OPT_FN:
-		return o->fn(o->dst, value, err, errlen);
-	}
-	return -EINVAL;
-}
-
-/* getopt_long's tables from set: short letters into shorts (":" first,
- * so that a missing value is told apart), every option into lopts. */
-static void opt_tables(const struct lg_optset *set, char *shorts,
-		       struct option *lopts)
-{
-	const struct lg_opt *o;
-	size_t i, k = 0;
-
-	shorts[k++] = ':';
-	shorts[k++] = 'h';
-	for (i = 0; i < set->nopts; i++) {
-		o = &set->opts[i];
-		lopts[i].name = o->name;
-		lopts[i].has_arg = o->kind == LG_OPT_FLAG ? no_argument :
-				   required_argument;
-		lopts[i].flag = NULL;
-		lopts[i].val = o->key ? o->key : LG_LONG_BASE + (int)i;
-		if (o->key) {
-			shorts[k++] = (char)o->key;
-			if (o->kind != LG_OPT_FLAG)
-				shorts[k++] = ':';
-		}
-	}
-	shorts[k] = 0;
-	lopts[i] = (struct option){ "help", no_argument, NULL, 'h' };
-	lopts[i + 1] = (struct option){ NULL, 0, NULL, 0 };
-}
-
-/* The entry getopt_long's val c stands for, or NULL. */
-static const struct lg_opt *opt_find(const struct lg_optset *set, int c)
-{
-	size_t i;
-
-	if (c >= LG_LONG_BASE && (size_t)(c - LG_LONG_BASE) < set->nopts)
-		return &set->opts[c - LG_LONG_BASE];
-	for (i = 0; c > 0 && i < set->nopts; i++)
-		if (set->opts[i].key == c)
-			return &set->opts[i];
-	return NULL;
-}
-
-/* The message for what getopt_long refused ('?' or ':' in c). */
-static int opt_refused(const struct lg_optset *set, int c, char **argv,
-		       char *err, size_t errlen)
-{
-	const struct lg_opt *o = opt_find(set, optopt);
-
-	if (c == ':' && o && o->key)
-		return util_fail(err, errlen, -ENOENT, "option '-%c' (--%s) needs a value", o->key, o->name);
-	if (c == ':' && o)
-		return util_fail(err, errlen, -ENOENT, "option '--%s' needs a value", o->name);
-	if (optopt && optopt < LG_LONG_BASE)
-		return util_fail(err, errlen, -ENOENT, "unknown option '-%c'", optopt);
-	return util_fail(err, errlen, -ENOENT, "unknown option '%s'", argv[optind - 1]);
-}
-
-int lg_opt_parse(const struct lg_optset *set, int argc, char **argv,
-		 int *argi, char *err, size_t errlen)
-{
-	struct option lopts[LG_OPT_MAX + 2];
-	char shorts[2 * LG_OPT_MAX + 3];
-	const struct lg_opt *o;
-	int c, rc;
-
-	if (set->nopts > LG_OPT_MAX)
-		return util_fail(err, errlen, -EINVAL, "%s: more than %d options in its table", set->cmd, LG_OPT_MAX);
-	opt_tables(set, shorts, lopts);
-	if (err && errlen)
-		err[0] = 0;
-	optind = 0;	/* a full reset, also of a half-read "-abc" */
-	opterr = 0;	/* our messages, not getopt's */
-	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
-		if (c == 'h')
-			return 1;
-		o = opt_find(set, c);
-		if (c == '?' || c == ':' || !o)
-			return opt_refused(set, c, argv, err, errlen);
-		rc = opt_store(o, optarg, err, errlen);
-		if (rc != 0) {
-			if (err && errlen && err[0])
-				return rc;
-			/* Two strings for the format: the value and the
-			 * argument as typed ("--rate=x" or "x"). */
-			return util_fail(err, errlen, -EINVAL,
-					 o->bad ? o->bad : set->bad ? set->bad :
-					 "bad value '%s' in '%s'", optarg,
-					 argv[optind - 1]);
-		}
-		if (o->seen)
-			*o->seen = 1;
-	}
-	*argi = optind;
-	return 0;
-}
-
-int lg_opt_main(const struct lg_optset *set, int argc, char **argv,
-		int *argi)
-{
-	char err[512];
-	int rc;
-
-	rc = lg_opt_parse(set, argc, argv, argi, err, sizeof(err));
-	if (rc == 1) {
-		set->usage(stdout);
-		return 1;
-	}
-	if (rc == 0)
-		return 0;
-	util_err(set->cmd, -rc, "%s", err);
-	if (rc == -ENOENT)
-		set->usage(stderr);
-	return -EINVAL;
 }
 
 /* --- threads --------------------------------------------------------- */

@@ -1,5 +1,5 @@
 /* load/loadgen.h: the base the load generators (http, smtp, smtp-sink, sql)
- * share: one table-driven option parser, thread spawn/join, open-loop
+ * share: their common options (lib/opt.h), thread spawn/join, open-loop
  * pacing, the workload record's common fields and the summary lines.
  * Not an event loop: each workload's epoll loop waits its own way (timerfd,
  * epoll_pwait2, ticks, a shared listener, the connector's states), and a
@@ -16,6 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "lib/hist.h"
+#include "lib/opt.h"
 
 /* Open-loop schedule of one thread: the k-th operation is due at
  * start + k / rate.  Latency is measured from that intended time, so a
@@ -100,87 +101,25 @@ void lg_print_latency(FILE *out, const struct hist *h);
 const char *lg_fmt_ns(char *buf, size_t len, double ns);
 
 /* --- options ---------------------------------------------------------
- * Every subcommand describes its options in one table of struct lg_opt
- * and parses them with lg_opt_parse(); the options the load generators
- * share have one spelling (LG_OPT_THREADS ...), each workload giving its
- * own bounds and its own message.  -h/--help is always there. */
+ * Every load generator describes its options in one static table of
+ * struct opt (lib/opt.h); the options they share have one spelling
+ * (LG_OPT_THREADS ...), each workload giving its own bounds and its own
+ * message.  off: OPT_AT(its config type, member). */
 
-enum lg_opt_kind {
-	LG_OPT_FLAG,	/* int *dst = val; takes no value */
-	LG_OPT_UINT,	/* unsigned *dst: integer in [min, max] */
-	LG_OPT_U64,	/* uint64_t *dst: integer in [min, max] */
-	LG_OPT_DUR,	/* uint64_t *dst: duration in ns ("10s", "500ms"),
-			 * in [min, max] (max 0: no upper bound) */
-	LG_OPT_RATE,	/* double *dst: a number > 0 and <= max */
-	LG_OPT_STR,	/* const char **dst: the value as given */
-	LG_OPT_FN,	/* fn(dst, value, err, errlen) */
-};
-
-struct lg_opt {
-	const char *name;	/* long name, without "--" */
-	int key;		/* short letter, 0: long only */
-	enum lg_opt_kind kind;
-	void *dst;
-	uint64_t min, max;
-	int val;		/* LG_OPT_FLAG: what *dst becomes */
-	/* A bad value's message: a printf format given two strings, the
-	 * value and the argument as typed (either may go unused).  NULL:
-	 * the set's. */
-	const char *bad;
-	/* LG_OPT_FN: 0, or a negative errno with the message in err (an
-	 * empty err: the bad-value message is used). */
-	int (*fn)(void *dst, const char *value, char *err, size_t errlen);
-	int *seen;		/* set to 1 when the option is given */
-};
-
-/* The options the load generators share: the same names everywhere. */
-#define LG_OPT_THREADS(p, hi, msg) { .name = "threads", .key = 't', \
-	.kind = LG_OPT_UINT, .dst = (p), .min = 1, .max = (hi), .bad = (msg) }
-#define LG_OPT_CONNS(p, hi, msg) { .name = "connections", .key = 'c', \
-	.kind = LG_OPT_UINT, .dst = (p), .min = 1, .max = (hi), .bad = (msg) }
-#define LG_OPT_DURATION(p, msg) { .name = "duration", .key = 'd', \
-	.kind = LG_OPT_DUR, .dst = (p), .min = 1, .bad = (msg) }
-#define LG_OPT_TIMEOUT(p, lo, msg) { .name = "timeout", \
-	.kind = LG_OPT_DUR, .dst = (p), .min = (lo), .bad = (msg) }
-#define LG_OPT_WARMUP(p, msg) { .name = "warmup", .kind = LG_OPT_DUR, \
-	.dst = (p), .bad = (msg) }
-#define LG_OPT_RATE_PER_S(p, msg) { .name = "rate", .kind = LG_OPT_RATE, \
-	.dst = (p), .max = 100000000, .bad = (msg) }
-#define LG_OPT_JSON(p) { .name = "json", .kind = LG_OPT_FLAG, .dst = (p), \
+#define LG_OPT_THREADS(o, hi, msg) { .name = "threads", .key = 't', \
+	.kind = OPT_UINT, .off = (o), .min = 1, .max = (hi), .bad = (msg) }
+#define LG_OPT_CONNS(o, hi, msg) { .name = "connections", .key = 'c', \
+	.kind = OPT_UINT, .off = (o), .min = 1, .max = (hi), .bad = (msg) }
+#define LG_OPT_DURATION(o, msg) { .name = "duration", .key = 'd', \
+	.kind = OPT_DUR, .off = (o), .min = 1, .bad = (msg) }
+#define LG_OPT_TIMEOUT(o, lo, msg) { .name = "timeout", \
+	.kind = OPT_DUR, .off = (o), .min = (lo), .bad = (msg) }
+#define LG_OPT_WARMUP(o, msg) { .name = "warmup", .kind = OPT_DUR, \
+	.off = (o), .bad = (msg) }
+#define LG_OPT_RATE_PER_S(o, msg) { .name = "rate", .kind = OPT_RATE, \
+	.off = (o), .max = 100000000, .bad = (msg) }
+#define LG_OPT_JSON(o) { .name = "json", .kind = OPT_FLAG, .off = (o), \
 	.val = 1 }
-
-/* A subcommand's whole option set. */
-struct lg_optset {
-	const char *cmd;		/* "http": messages' prefix */
-	const struct lg_opt *opts;
-	size_t nopts;			/* at most LG_OPT_MAX */
-	const char *bad;		/* default bad-value format */
-	void (*usage)(FILE *out);	/* the --help text */
-};
-
-#define LG_OPT_MAX 32
-
-/* The set of a table (an array, not a pointer) without a default
- * bad-value message. */
-#define LG_OPTSET(cmd, tab, usage) \
-	{ (cmd), (tab), sizeof(tab) / sizeof((tab)[0]), NULL, (usage) }
-
-/* Parses argv[1..argc) against set (getopt_long, operands may come
- * anywhere).  Returns 0 with *argi the index of the first operand
- * (operands are argv[*argi..argc)); 1 when -h/--help was given;
- * -EINVAL for a bad value and -ENOENT for an unknown option or a missing
- * value, both with a message saying what and where in err (errlen
- * bytes).  Writes only through the table's dst and seen pointers. */
-int lg_opt_parse(const struct lg_optset *set, int argc, char **argv,
-		 int *argi, char *err, size_t errlen);
-
-/* lg_opt_parse() and what every subcommand does with its outcome: the
- * usage on stdout for --help, the message on stderr for bad input (and
- * the usage after it for an unknown option).  Returns 0 to go on, 1 when
- * the subcommand should exit 0 (help given), -EINVAL when it should exit
- * 2 (usage error). */
-int lg_opt_main(const struct lg_optset *set, int argc, char **argv,
-		int *argi);
 
 /* --- threads -----------------------------------------------------------
  * Per-thread state lives in the caller's array (no sharing on hot paths);

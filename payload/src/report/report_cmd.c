@@ -2,12 +2,12 @@
  * the runs report_db selects), refuses to compare what is not comparable
  * unless forced, and writes the tables, the HTML page and the CSV. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/opt.h"
 #include "report/report_cmd.h"
 #include "report/report_csv.h"
 #include "report/report_db.h"
@@ -51,42 +51,51 @@ static int report_write(const char *path, struct result_doc *rs, int n,
 	return rc;
 }
 
+/* What the file mode's command line sets. */
+struct report_cmdline {
+	const char *html, *csv;
+	int force, quiet;
+};
+
+#define RC(m) OPT_AT(struct report_cmdline, m)
+
+static const struct opt report_opt_tab[] = {
+	{ .name = "html", .kind = OPT_STR, .off = RC(html) },
+	{ .name = "csv", .kind = OPT_STR, .off = RC(csv) },
+	{ .name = "force", .key = 'f', .kind = OPT_FLAG, .off = RC(force),
+	  .val = 1 },
+	{ .name = "quiet", .key = 'q', .kind = OPT_FLAG, .off = RC(quiet),
+	  .val = 1 },
+};
+
 /* The file mode: the result files argv names, with the options. */
 static int report_files(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "html", required_argument, 0, 'H' },
-		{ "csv", required_argument, 0, 'C' },
-		{ "force", no_argument, 0, 'f' },
-		{ "quiet", no_argument, 0, 'q' },
-		{ "help", no_argument, 0, 'h' },
-		{ 0, 0, 0, 0 },
-	};
-	const char *html = NULL, *csv = NULL;
+	static const struct optset set = OPTSET("report", report_opt_tab,
+						report_usage);
+	struct report_cmdline cl = { 0 };
+	const char *html, *csv;
 	struct result_doc *rs = NULL;
-	int force = 0, quiet = 0, c, i, n = 0, rc = 1;
+	int force, quiet, c, i, n = 0, rc = 1, argi;
 	char err[512];
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "fqh", lo, NULL)) != -1) {
-		switch (c) {
-		case 'H': html = optarg; break;
-		case 'C': csv = optarg; break;
-		case 'f': force = 1; break;
-		case 'q': quiet = 1; break;
-		case 'h': report_usage(stdout); return 0;
-		default: report_usage(stderr); return 2;
-		}
-	}
-	if (optind >= argc) {
+	rc = opt_main(&set, &cl, argc, argv, &argi);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	rc = 1;
+	html = cl.html;
+	csv = cl.csv;
+	force = cl.force;
+	quiet = cl.quiet;
+	if (argi >= argc) {
 		fprintf(stderr, "benchboot report: no result file given\n");
 		report_usage(stderr);
 		return 2;
 	}
-	rs = calloc(argc - optind, sizeof(*rs));
+	rs = calloc(argc - argi, sizeof(*rs));
 	if (!rs)
 		return 1;
-	for (i = optind; i < argc; i++) {
+	for (i = argi; i < argc; i++) {
 		if (result_doc_load(argv[i], &rs[n], err, sizeof(err)) != 0) {
 			fprintf(stderr, "benchboot report: %s\n", err);
 			goto out;

@@ -3,7 +3,6 @@
  * lateness never accumulates), does one unit, and skips the slots whose
  * time passed while it waited: those are the lost units. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -105,73 +104,52 @@ static void probe_usage(FILE *out)
 "  --json         JSON lines: one record per second, then a summary\n");
 }
 
+/* --duration: whole seconds, at least 1 (dst: o->seconds). */
+static int probe_opt_duration(void *dst, const char *value, char *err,
+			      size_t errlen)
+{
+	uint64_t ns;
+
+	if (util_parse_duration(value, &ns) != 0 || ns < PROBE_NS ||
+	    ns % PROBE_NS != 0)
+		return -EINVAL;
+	*(uint64_t *)dst = ns / PROBE_NS;
+	return 0;
+}
+
+#define PO(m) OPT_AT(struct probe_opts, m)
+
+static const struct opt probe_opt_tab[] = {
+	{ .name = "rate", .key = 'r', .kind = OPT_U64, .off = PO(rate),
+	  .min = 1, .max = 100000,
+	  .bad = "--rate '%s': want 1..100000 units per second" },
+	{ .name = "duration", .key = 'd', .kind = OPT_FN,
+	  .off = PO(seconds), .fn = probe_opt_duration,
+	  .bad = "--duration '%s': want whole seconds, at least 1s" },
+	{ .name = "count", .key = 'c', .kind = OPT_U64, .off = PO(seconds),
+	  .min = 1, .max = 100000000,
+	  .bad = "--count '%s': want seconds, at least 1" },
+	{ .name = "work", .key = 'w', .kind = OPT_U64, .off = PO(work),
+	  .max = 100000000, .bad = "--work '%s': want 0..100M iterations" },
+	{ .name = "json", .key = 'j', .kind = OPT_FLAG, .off = PO(json),
+	  .val = 1 },
+};
+
+const struct optset probe_optset = OPTSET("probe", probe_opt_tab,
+					  probe_usage);
+
 static int probe_parse_opts(int argc, char **argv, struct probe_opts *o)
 {
-	static const struct option opts[] = {
-		{ "rate", required_argument, NULL, 'r' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "work", required_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	uint64_t ns;
-	int c;
+	int argi, rc;
 
 	o->rate = 1000;
 	o->work = 1000;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "r:d:c:w:jh", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			if (util_parse_u64(optarg, 1, 100000, &o->rate)) {
-				util_err("probe", EINVAL,
-					 "--rate '%s': want 1..100000 units per second",
-					 optarg);
-				return 2;
-			}
-			break;
-		case 'd':
-			if (util_parse_duration(optarg, &ns) != 0 ||
-			    ns < PROBE_NS || ns % PROBE_NS != 0) {
-				util_err("probe", EINVAL,
-					 "--duration '%s': want whole seconds, at least 1s",
-					 optarg);
-				return 2;
-			}
-			o->seconds = ns / PROBE_NS;
-			break;
-		case 'c':
-			if (util_parse_u64(optarg, 1, 100000000,
-					   &o->seconds)) {
-				util_err("probe", EINVAL,
-					 "--count '%s': want seconds, at least 1",
-					 optarg);
-				return 2;
-			}
-			break;
-		case 'w':
-			if (util_parse_u64(optarg, 0, 100000000, &o->work)) {
-				util_err("probe", EINVAL,
-					 "--work '%s': want 0..100M iterations",
-					 optarg);
-				return 2;
-			}
-			break;
-		case 'j': o->json = 1; break;
-		case 'h':
-			probe_usage(stdout);
-			return 0;
-		default:
-			probe_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc) {
+	rc = opt_main(&probe_optset, o, argc, argv, &argi);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	if (argi != argc) {
 		util_err("probe", EINVAL, "unexpected argument '%s'",
-			 argv[optind]);
+			 argv[argi]);
 		probe_usage(stderr);
 		return 2;
 	}

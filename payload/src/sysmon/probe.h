@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "lib/opt.h"
+
 /* Deadline of slot k (ns on CLOCK_MONOTONIC) for a probe started at t0
  * doing rate units per second: t0 + k * 1e9 / rate, exact (no drift over
  * any run length, no overflow for k < 2^63 / 1e9 * rate). */
@@ -33,5 +35,10 @@ uint64_t probe_work(uint64_t seed, uint64_t iters);
 /* Entry point: `benchboot probe [--rate N] [--duration D | --count S]
  * [--work ITERS] [--json]`.  Exit 0, 1 on failure, 2 on usage errors. */
 int probe_main(int argc, char **argv);
+
+/* The options probe_main() parses with, for the agent to resolve a
+ * controller's argv by (agent/policy.h); its offsets are into probe.c's
+ * own config, so only opt_walk() may use it from outside. */
+extern const struct optset probe_optset;
 
 #endif

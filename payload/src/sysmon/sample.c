@@ -2,7 +2,6 @@
  * sample_os.h, print each interval (table or JSON lines) and, at the end,
  * a summary in the docs/result-schema.md workload record shape. */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -539,82 +538,64 @@ static int sample_print_summary(const struct sample_opts *o,
 	return sample_print_json(rec);
 }
 
+/* --proc NAME[,NAME...]: the processes to follow (dst: the opts). */
+static int sample_opt_proc(void *dst, const char *value, char *err,
+			   size_t errlen)
+{
+	struct sample_opts *o = dst;
+	char *tok, *save;
+
+	free(o->proclist);
+	o->proclist = strdup(value);
+	o->nprocs = 0;
+	if (!o->proclist)
+		return util_fail(err, errlen, -ENOMEM, "out of memory");
+	for (tok = strtok_r(o->proclist, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->nprocs == SAMPLE_MAX_PROCS)
+			return util_fail(err, errlen, -E2BIG, "--proc: at most %d names", SAMPLE_MAX_PROCS);
+		if (strlen(tok) >= SAMPLE_PROCNAME_LEN)
+			return util_fail(err, errlen, -EINVAL, "--proc '%s': a process name (comm) has at most %d characters", tok, SAMPLE_PROCNAME_LEN - 1);
+		o->procs[o->nprocs++] = tok;
+	}
+	return 0;
+}
+
+#define SO(m) OPT_AT(struct sample_opts, m)
+
+static const struct opt sample_opt_tab[] = {
+	{ .name = "interval", .key = 'i', .kind = OPT_DUR,
+	  .off = SO(interval_ns), .min = 10000000ULL,
+	  .max = 3600000000000ULL,
+	  .bad = "--interval '%s': want a duration 10ms..1h" },
+	{ .name = "count", .key = 'c', .kind = OPT_U64, .off = SO(count),
+	  .max = 100000000,
+	  .bad = "--count '%s': want 0 (until stopped) or more" },
+	{ .name = "proc", .key = 'p', .kind = OPT_FN, .off = 0,
+	  .fn = sample_opt_proc },
+	{ .name = "json", .key = 'j', .kind = OPT_FLAG, .off = SO(json),
+	  .val = 1 },
+	{ .name = "root", .key = 'r', .kind = OPT_STR, .off = SO(root),
+	  .local = "reads local files" },
+	{ .name = "replay", .key = 'R', .kind = OPT_STR, .off = SO(replay),
+	  .local = "reads local files" },
+};
+
+const struct optset sample_optset = OPTSET("sample", sample_opt_tab,
+					   sample_usage);
+
 static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "proc", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "replay", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *tok, *save;
-	int c;
+	int argi, rc;
 
 	o->interval_ns = 1000000000ULL;
 	o->root = "/";
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:c:p:jr:R:h", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			if (util_parse_duration(optarg, &o->interval_ns) != 0 ||
-			    o->interval_ns < 10000000ULL ||
-			    o->interval_ns > 3600000000000ULL) {
-				util_err("sample", EINVAL,
-					 "--interval '%s': want a duration 10ms..1h",
-					 optarg);
-				return 2;
-			}
-			break;
-		case 'c':
-			if (util_parse_u64(optarg, 0, 100000000, &o->count)) {
-				util_err("sample", EINVAL,
-					 "--count '%s': want 0 (until stopped) or more",
-					 optarg);
-				return 2;
-			}
-			break;
-		case 'p':
-			free(o->proclist);
-			o->proclist = strdup(optarg);
-			o->nprocs = 0;
-			if (!o->proclist)
-				return 1;
-			for (tok = strtok_r(o->proclist, ",", &save); tok;
-			     tok = strtok_r(NULL, ",", &save)) {
-				if (o->nprocs == SAMPLE_MAX_PROCS) {
-					util_err("sample", E2BIG,
-						 "--proc: at most %d names",
-						 SAMPLE_MAX_PROCS);
-					return 2;
-				}
-				if (strlen(tok) >= SAMPLE_PROCNAME_LEN) {
-					util_err("sample", EINVAL,
-						 "--proc '%s': a process name (comm) has at most %d characters",
-						 tok, SAMPLE_PROCNAME_LEN - 1);
-					return 2;
-				}
-				o->procs[o->nprocs++] = tok;
-			}
-			break;
-		case 'j': o->json = 1; break;
-		case 'r': o->root = optarg; break;
-		case 'R': o->replay = optarg; break;
-		case 'h':
-			sample_usage(stdout);
-			return 0;
-		default:
-			sample_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc) {
+	rc = opt_main(&sample_optset, o, argc, argv, &argi);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	if (argi != argc) {
 		util_err("sample", EINVAL, "unexpected argument '%s'",
-			 argv[optind]);
+			 argv[argi]);
 		sample_usage(stderr);
 		return 2;
 	}

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "lib/opt.h"
 #include "sysmon/sample_os.h"
 
 /* The scalar figures of one interval, in output order.  The JSON name of
@@ -82,5 +83,10 @@ cJSON *sample_rates_to_json(const struct sample_rates *r, const char *host);
  * failed (the others are still reported, the failure counted in the
  * summary's errors.read); 2 on usage errors. */
 int sample_main(int argc, char **argv);
+
+/* The options sample_main() parses with, for the agent to resolve a
+ * controller's argv by (agent/policy.h); its offsets are into sample.c's
+ * own config, so only opt_walk() may use it from outside. */
+extern const struct optset sample_optset;
 
 #endif

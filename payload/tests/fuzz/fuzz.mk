@@ -26,7 +26,7 @@ FUZZ_TARGETS += suite
 fuzz_suite_SRCS := controller/suite.c lib/util.c
 FUZZ_TARGETS += auth
 fuzz_auth_SRCS := proto/auth.c proto/control.c lib/json_int.c \
-	agent/policy.c lib/hostport.c lib/util.c
+	lib/hostport.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_auth: FUZZ_CFLAGS += -lcjson -lmbedcrypto
 FUZZ_TARGETS += ident
 fuzz_ident_SRCS := ident/ident_parse.c lib/util.c

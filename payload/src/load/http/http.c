@@ -706,50 +706,59 @@ static int http_check_opts(struct http_cfg *cfg, const struct http_args *a,
 	return 0;
 }
 
-/* Options into cfg and a.  Returns 0 to go on, 1 after --help, -EINVAL
- * on a usage error (said on stderr). */
-static int parse_opts(int argc, char **argv, struct http_cfg *cfg,
-		      struct http_args *a)
+/* Everything the command line sets: the base of http_opts[]. */
+struct http_opts {
+	struct http_cfg cfg;
+	struct http_args a;
+};
+
+#define HO(m) OPT_AT(struct http_opts, m)
+
+static const struct opt http_opts[] = {
+	LG_OPT_THREADS(HO(cfg.threads), 1024, NULL),
+	LG_OPT_CONNS(HO(cfg.conns), 1000000, NULL),
+	LG_OPT_DURATION(HO(cfg.duration), NULL),
+	{ .name = "header", .key = 'H', .kind = OPT_FN, .off = HO(a),
+	  .fn = http_opt_header },
+	{ .name = "method", .key = 'm', .kind = OPT_FN, .off = HO(cfg),
+	  .fn = http_opt_method },
+	LG_OPT_WARMUP(HO(cfg.warmup), NULL),
+	LG_OPT_TIMEOUT(HO(cfg.timeout), 1000000, NULL),
+	{ .name = "rate", .kind = OPT_U64, .off = HO(cfg.rate),
+	  .min = 1, .max = 100000000 },
+	{ .name = "pipeline", .kind = OPT_UINT,
+	  .off = HO(cfg.pipeline), .min = 1, .max = HTTP_MAX_PIPELINE },
+	{ .name = "no-keepalive", .kind = OPT_FLAG,
+	  .off = HO(cfg.keepalive), .val = 0 },
+	{ .name = "no-batch", .kind = OPT_FLAG,
+	  .off = HO(cfg.nobatch), .val = 1 },
+	{ .name = "urls", .kind = OPT_STR, .off = HO(a.urlfile),
+	  .local = "reads a local file" },
+	{ .name = "seed", .kind = OPT_U64, .off = HO(cfg.seed),
+	  .max = UINT64_MAX },
+	LG_OPT_JSON(HO(cfg.json)),
+	{ .name = "engine", .kind = OPT_FN, .off = HO(cfg.curl),
+	  .fn = http_opt_engine },
+	{ .name = "insecure", .key = 'k', .kind = OPT_FLAG,
+	  .off = HO(cfg.insecure), .val = 1 },
+	{ .name = "label", .kind = OPT_FN, .off = HO(cfg.label),
+	  .fn = http_opt_label },
+};
+
+const struct optset http_optset = { "http", http_opts,
+	sizeof(http_opts) / sizeof(http_opts[0]),
+	"bad value '%s' in '%s' (see 'benchboot http --help')", usage };
+
+/* Options into ho.  Returns 0 to go on, 1 after --help, -EINVAL on a
+ * usage error (said on stderr). */
+static int parse_opts(int argc, char **argv, struct http_opts *ho)
 {
-	const struct lg_opt opts[] = {
-		LG_OPT_THREADS(&cfg->threads, 1024, NULL),
-		LG_OPT_CONNS(&cfg->conns, 1000000, NULL),
-		LG_OPT_DURATION(&cfg->duration, NULL),
-		{ .name = "header", .key = 'H', .kind = LG_OPT_FN, .dst = a,
-		  .fn = http_opt_header },
-		{ .name = "method", .key = 'm', .kind = LG_OPT_FN, .dst = cfg,
-		  .fn = http_opt_method },
-		LG_OPT_WARMUP(&cfg->warmup, NULL),
-		LG_OPT_TIMEOUT(&cfg->timeout, 1000000, NULL),
-		{ .name = "rate", .kind = LG_OPT_U64, .dst = &cfg->rate,
-		  .min = 1, .max = 100000000 },
-		{ .name = "pipeline", .kind = LG_OPT_UINT,
-		  .dst = &cfg->pipeline, .min = 1, .max = HTTP_MAX_PIPELINE },
-		{ .name = "no-keepalive", .kind = LG_OPT_FLAG,
-		  .dst = &cfg->keepalive, .val = 0 },
-		{ .name = "no-batch", .kind = LG_OPT_FLAG,
-		  .dst = &cfg->nobatch, .val = 1 },
-		{ .name = "urls", .kind = LG_OPT_STR, .dst = &a->urlfile },
-		{ .name = "seed", .kind = LG_OPT_U64, .dst = &cfg->seed,
-		  .max = UINT64_MAX },
-		LG_OPT_JSON(&cfg->json),
-		{ .name = "engine", .kind = LG_OPT_FN, .dst = &cfg->curl,
-		  .fn = http_opt_engine },
-		{ .name = "insecure", .key = 'k', .kind = LG_OPT_FLAG,
-		  .dst = &cfg->insecure, .val = 1 },
-		{ .name = "label", .kind = LG_OPT_FN, .dst = &cfg->label,
-		  .fn = http_opt_label },
-	};
-	const struct lg_optset set = { "http", opts,
-		sizeof(opts) / sizeof(opts[0]),
-		"bad value '%s' in '%s' (see 'benchboot http --help')",
-		usage };
 	int rc;
 
-	rc = lg_opt_main(&set, argc, argv, &a->argi);
+	rc = opt_main(&http_optset, ho, argc, argv, &ho->a.argi);
 	if (rc != 0)
 		return rc;
-	return http_check_opts(cfg, a, argc);
+	return http_check_opts(&ho->cfg, &ho->a, argc);
 }
 
 static double tv_s(const struct timeval *a, const struct timeval *b)
@@ -1168,45 +1177,45 @@ out:
 
 int http_main(int argc, char **argv)
 {
-	static struct http_cfg cfg;
-	static struct http_args a;
+	static struct http_opts ho;
+	struct http_cfg *cfg = &ho.cfg;
+	struct http_args *a = &ho.a;
 	char err[512];
 	int rc, ret = 1;
 
-	memset(&cfg, 0, sizeof(cfg));
-	memset(&a, 0, sizeof(a));
-	cfg.threads = 2;
-	cfg.conns = 10;
-	cfg.pipeline = 1;
-	cfg.duration = 10000000000ULL;
-	cfg.timeout = 2000000000ULL;
-	cfg.keepalive = 1;
-	cfg.seed = 1;
-	cfg.method = "GET";
-	cfg.curl = -1;
-	http_target_init(&cfg.ts);
-	rc = parse_opts(argc, argv, &cfg, &a);
+	memset(&ho, 0, sizeof(ho));
+	cfg->threads = 2;
+	cfg->conns = 10;
+	cfg->pipeline = 1;
+	cfg->duration = 10000000000ULL;
+	cfg->timeout = 2000000000ULL;
+	cfg->keepalive = 1;
+	cfg->seed = 1;
+	cfg->method = "GET";
+	cfg->curl = -1;
+	http_target_init(&cfg->ts);
+	rc = parse_opts(argc, argv, &ho);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
-	rc = http_targets(&cfg, &a, argc, argv);
+	rc = http_targets(cfg, a, argc, argv);
 	if (rc != 0) {
 		ret = rc == -EINVAL ? 2 : 1;
 		goto out;
 	}
-	if (cfg.curl && http_curl_setup(&cfg) != 0) {
+	if (cfg->curl && http_curl_setup(cfg) != 0) {
 		util_err("http", ENOMEM, "cannot set up libcurl");
 		goto out;
 	}
-	rc = http_target_resolve(&cfg.ts, err, sizeof(err));
+	rc = http_target_resolve(&cfg->ts, err, sizeof(err));
 	if (rc != 0) {
 		util_err("http", -rc, "%s", err);
 		goto out;
 	}
-	if (http_run(&cfg, &a, argc, argv) == 0)
+	if (http_run(cfg, a, argc, argv) == 0)
 		ret = 0;
 out:
-	if (cfg.curl > 0)
-		http_curl_cleanup(&cfg);
-	http_target_free(&cfg.ts);
+	if (cfg->curl > 0)
+		http_curl_cleanup(cfg);
+	http_target_free(&cfg->ts);
 	return ret;
 }

@@ -4,6 +4,8 @@
 #ifndef BB_HTTP_H
 #define BB_HTTP_H
 
+#include "lib/opt.h"
+
 /* Error classes of a run, in the order the record lists them. */
 enum http_err {
 	HTTP_E_CONNECT,	/* connect() failed, refused or timed out */
@@ -24,5 +26,10 @@ enum http_err {
  * run (unresolvable host, no memory, thread creation), 2 on a usage
  * error. */
 int http_main(int argc, char **argv);
+
+/* The options http_main() parses with, for the agent to resolve a
+ * controller's argv by (agent/policy.h); its offsets are into http.c's
+ * own config, so only opt_walk() may use it from outside. */
+extern const struct optset http_optset;
 
 #endif

@@ -806,34 +806,48 @@ static void smtp_report(const struct smtp_run *run,
 		       i + 1 < SMTP_E_N ? "," : "\n");
 }
 
-/* Options into run and a.  Returns 0 to go on, 1 after --help, -EINVAL
- * on a usage error (said on stderr). */
-static int smtp_parse(int argc, char **argv, struct smtp_run *run,
-		      struct smtp_args *a)
-{
-	int have_d = 0, argi, rc;
-	const struct lg_opt opts[] = {
-		LG_OPT_THREADS(&run->threads, 256, "-t '%s': want a number 1..256"),
-		LG_OPT_CONNS(&run->conns, 100000, "-c '%s': want a number 1..100000"),
-		{ .name = "duration", .key = 'd', .kind = LG_OPT_DUR,
-		  .dst = &run->duration_ns, .min = 1, .seen = &have_d,
-		  .bad = "-d '%s': want a duration like 10s or 500ms" },
-		{ .name = "count", .key = 'n', .kind = LG_OPT_U64,
-		  .dst = &run->count, .min = 1, .max = UINT64_MAX / 2,
-		  .bad = "-n '%s': want a message count >= 1" },
-		{ .name = "new-session", .kind = LG_OPT_FLAG,
-		  .dst = &run->new_session, .val = 1 },
-		LG_OPT_RATE_PER_S(&run->rate, "--rate '%s': want messages per second > 0"),
-		{ .name = "message", .kind = LG_OPT_STR, .dst = &a->msgfile },
-		{ .name = "helo", .kind = LG_OPT_STR, .dst = &a->helo },
-		LG_OPT_TIMEOUT(&run->timeout_ns, 1, "--timeout '%s': want a duration like 10s or 500ms"),
-		{ .name = "from", .kind = LG_OPT_STR, .dst = &a->from },
-		{ .name = "to", .kind = LG_OPT_STR, .dst = &a->to },
-		LG_OPT_JSON(&a->json),
-	};
-	const struct lg_optset set = LG_OPTSET("smtp", opts, smtp_usage);
+/* Everything the command line sets: the base of smtp_opts[]. */
+struct smtp_cmdline {
+	struct smtp_run run;
+	struct smtp_args a;
+	int have_d;
+};
 
-	rc = lg_opt_main(&set, argc, argv, &argi);
+#define SO(m) OPT_AT(struct smtp_cmdline, m)
+
+static const struct opt smtp_opts[] = {
+	LG_OPT_THREADS(SO(run.threads), 256, "-t '%s': want a number 1..256"),
+	LG_OPT_CONNS(SO(run.conns), 100000, "-c '%s': want a number 1..100000"),
+	{ .name = "duration", .key = 'd', .kind = OPT_DUR,
+	  .off = SO(run.duration_ns), .min = 1,
+	  .seen = OPT_SEEN(struct smtp_cmdline, have_d),
+	  .bad = "-d '%s': want a duration like 10s or 500ms" },
+	{ .name = "count", .key = 'n', .kind = OPT_U64,
+	  .off = SO(run.count), .min = 1, .max = UINT64_MAX / 2,
+	  .bad = "-n '%s': want a message count >= 1" },
+	{ .name = "new-session", .kind = OPT_FLAG,
+	  .off = SO(run.new_session), .val = 1 },
+	LG_OPT_RATE_PER_S(SO(run.rate), "--rate '%s': want messages per second > 0"),
+	{ .name = "message", .kind = OPT_STR, .off = SO(a.msgfile),
+	  .local = "reads a local file" },
+	{ .name = "helo", .kind = OPT_STR, .off = SO(a.helo) },
+	LG_OPT_TIMEOUT(SO(run.timeout_ns), 1, "--timeout '%s': want a duration like 10s or 500ms"),
+	{ .name = "from", .kind = OPT_STR, .off = SO(a.from) },
+	{ .name = "to", .kind = OPT_STR, .off = SO(a.to) },
+	LG_OPT_JSON(SO(a.json)),
+};
+
+const struct optset smtp_optset = OPTSET("smtp", smtp_opts, smtp_usage);
+
+/* Options into cl.  Returns 0 to go on, 1 after --help, -EINVAL on a
+ * usage error (said on stderr). */
+static int smtp_parse(int argc, char **argv, struct smtp_cmdline *cl)
+{
+	struct smtp_run *run = &cl->run;
+	struct smtp_args *a = &cl->a;
+	int argi, rc;
+
+	rc = opt_main(&smtp_optset, cl, argc, argv, &argi);
 	if (rc != 0)
 		return rc;
 	if (argi + 1 != argc || !a->from || !a->to) {
@@ -842,7 +856,7 @@ static int smtp_parse(int argc, char **argv, struct smtp_run *run,
 		return -EINVAL;
 	}
 	a->target = argv[argi];
-	if (have_d && run->count) {
+	if (cl->have_d && run->count) {
 		util_err("smtp", EINVAL, "-d and -n exclude each other");
 		return -EINVAL;
 	}
@@ -1101,23 +1115,22 @@ static int smtp_run_threads(struct smtp_run *run, const struct smtp_args *a)
 
 int smtp_main(int argc, char **argv)
 {
-	struct smtp_run run = { .threads = 1, .conns = 1,
+	struct smtp_cmdline cl = { .run = { .threads = 1, .conns = 1,
 				.duration_ns = 10000000000ULL,
-				.timeout_ns = 10000000000ULL };
-	struct smtp_args a = { 0 };
+				.timeout_ns = 10000000000ULL } };
 	int rc;
 
-	rc = smtp_parse(argc, argv, &run, &a);
+	rc = smtp_parse(argc, argv, &cl);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
-	rc = smtp_prepare(&run, &a);
+	rc = smtp_prepare(&cl.run, &cl.a);
 	if (rc != 0)
 		goto out;
 	signal(SIGPIPE, SIG_IGN);
-	if (smtp_run_threads(&run, &a) != 0)
+	if (smtp_run_threads(&cl.run, &cl.a) != 0)
 		rc = -EIO;
 out:
-	free(run.env);
-	free(run.msg);
+	free(cl.run.env);
+	free(cl.run.msg);
 	return rc == 0 ? 0 : rc == -EINVAL ? 2 : 1;
 }

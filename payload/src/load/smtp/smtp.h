@@ -3,6 +3,8 @@
 #ifndef BB_SMTP_H
 #define BB_SMTP_H
 
+#include "lib/opt.h"
+
 /* Error classes of a run, in the order the record lists them. */
 enum smtp_err {
 	SMTP_E_CONNECT,		/* connect() failed or was refused */
@@ -22,5 +24,10 @@ enum smtp_err {
  * (failures are counted in the result), 1 when it could not run (bad
  * address, unreadable message), 2 on a usage error. */
 int smtp_main(int argc, char **argv);
+
+/* The options smtp_main() parses with, for the agent to resolve a
+ * controller's argv by (agent/policy.h); its offsets are into smtp.c's
+ * own config, so only opt_walk() may use it from outside. */
+extern const struct optset smtp_optset;
 
 #endif

@@ -42,6 +42,7 @@ struct sink_cfg {
 	 * at the earliest: a relay's queue draining), at most
 	 * SINK_IDLE_MAX_NS more. */
 	uint64_t duration_ns, idle_ns;
+	int json;	/* --json */
 };
 
 #define SINK_IDLE_MAX_NS 60000000000ull
@@ -535,33 +536,39 @@ static int sink_opt_hostname(void *dst, const char *value, char *err,
 	return 0;
 }
 
+#define SC(m) OPT_AT(struct sink_cfg, m)
+
+static const struct opt sink_opts[] = {
+	LG_OPT_THREADS(SC(threads), 256, "-t '%s': want 1..256 threads"),
+	{ .name = "store", .kind = OPT_STR, .off = SC(store),
+	  .local = "writes local files" },
+	{ .name = "hostname", .kind = OPT_FN, .off = 0,
+	  .fn = sink_opt_hostname },
+	{ .name = "no-pipelining", .kind = OPT_FLAG,
+	  .off = SC(pipelining), .val = 0 },
+	{ .name = "tempfail-every", .kind = OPT_U64,
+	  .off = SC(tempfail_every), .min = 1, .max = UINT64_MAX,
+	  .bad = "--tempfail-every '%s': want a count >= 1" },
+	{ .name = "reject-every", .kind = OPT_U64,
+	  .off = SC(reject_every), .min = 1, .max = UINT64_MAX,
+	  .bad = "--reject-every '%s': want a count >= 1" },
+	LG_OPT_DURATION(SC(duration_ns), "-d '%s': want a duration like 10s or 500ms"),
+	{ .name = "idle", .kind = OPT_DUR, .off = SC(idle_ns),
+	  .min = 1, .bad = "--idle '%s': want a duration like 2s" },
+	LG_OPT_JSON(SC(json)),
+};
+
+const struct optset smtp_sink_optset = OPTSET("smtp-sink", sink_opts,
+					      sink_usage);
+
 /* Options into cfg, the listening address into *target.  Returns 0 to go
  * on, 1 after --help, -EINVAL on a usage error (said on stderr). */
 static int sink_parse(int argc, char **argv, struct sink_cfg *cfg,
-		      const char **target, int *json)
+		      const char **target)
 {
 	int argi, rc;
-	const struct lg_opt opts[] = {
-		LG_OPT_THREADS(&cfg->threads, 256, "-t '%s': want 1..256 threads"),
-		{ .name = "store", .kind = LG_OPT_STR, .dst = &cfg->store },
-		{ .name = "hostname", .kind = LG_OPT_FN, .dst = cfg,
-		  .fn = sink_opt_hostname },
-		{ .name = "no-pipelining", .kind = LG_OPT_FLAG,
-		  .dst = &cfg->pipelining, .val = 0 },
-		{ .name = "tempfail-every", .kind = LG_OPT_U64,
-		  .dst = &cfg->tempfail_every, .min = 1, .max = UINT64_MAX,
-		  .bad = "--tempfail-every '%s': want a count >= 1" },
-		{ .name = "reject-every", .kind = LG_OPT_U64,
-		  .dst = &cfg->reject_every, .min = 1, .max = UINT64_MAX,
-		  .bad = "--reject-every '%s': want a count >= 1" },
-		LG_OPT_DURATION(&cfg->duration_ns, "-d '%s': want a duration like 10s or 500ms"),
-		{ .name = "idle", .kind = LG_OPT_DUR, .dst = &cfg->idle_ns,
-		  .min = 1, .bad = "--idle '%s': want a duration like 2s" },
-		LG_OPT_JSON(json),
-	};
-	const struct lg_optset set = LG_OPTSET("smtp-sink", opts, sink_usage);
 
-	rc = lg_opt_main(&set, argc, argv, &argi);
+	rc = opt_main(&smtp_sink_optset, cfg, argc, argv, &argi);
 	if (rc != 0)
 		return rc;
 	if (argi + 1 != argc) {
@@ -704,10 +711,10 @@ int smtp_sink_main(int argc, char **argv)
 	uint64_t real0, mono0;
 	sigset_t set;
 	unsigned i;
-	int json = 0, rc, lfd = -1;
+	int rc, lfd = -1;
 
 	strcpy(cfg.hostname, "benchboot-sink.invalid");
-	rc = sink_parse(argc, argv, &cfg, &target, &json);
+	rc = sink_parse(argc, argv, &cfg, &target);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
 	rc = sink_check(&cfg, target);
@@ -737,7 +744,7 @@ int smtp_sink_main(int argc, char **argv)
 	if (rc == 0)
 		sink_report(&cfg, &tot, &lat, target,
 			    (double)(util_mono_ns() - mono0) / 1e9, real0,
-			    mono0, json);
+			    mono0, cfg.json);
 	free(thr);
 	return rc == 0 ? 0 : 1;
 }

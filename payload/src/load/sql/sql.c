@@ -310,42 +310,66 @@ out:
 	return rc;
 }
 
-/* Options into run; *workload and *json.  Returns 0 to go on, 1 after
- * --help, -EINVAL on a usage error (said on stderr). */
+/* Everything the command line sets: the base of sql_opts[]. */
+struct sql_cmdline {
+	struct sql_run run;
+	const char *workload;
+	uint64_t timeout;
+	int json;
+};
+
+#define SQ(m) OPT_AT(struct sql_cmdline, m)
+
+static const struct opt sql_opts[] = {
+	{ .name = "workload", .kind = OPT_STR, .off = SQ(workload) },
+	LG_OPT_THREADS(SQ(run.threads), 256, "-t '%s': want 1..256"),
+	LG_OPT_CONNS(SQ(run.conns), 10000, "-c '%s': want 1..10000"),
+	LG_OPT_DURATION(SQ(run.duration_ns), "-d '%s': want a duration like 10s"),
+	LG_OPT_RATE_PER_S(SQ(run.rate), "--rate '%s': want statements per second > 0"),
+	{ .name = "rows", .kind = OPT_U64, .off = SQ(run.cfg.rows),
+	  .min = 1, .max = 4000000000ULL,
+	  .bad = "--rows '%s': want 1..4G" },
+	{ .name = "table", .kind = OPT_STR, .off = SQ(run.cfg.table) },
+	{ .name = "seed", .kind = OPT_U64, .off = SQ(run.cfg.seed),
+	  .max = UINT64_MAX,
+	  .bad = "--seed '%s': want an unsigned number" },
+	{ .name = "keep", .kind = OPT_FLAG, .off = SQ(run.cfg.keep),
+	  .val = 1 },
+	LG_OPT_TIMEOUT(SQ(timeout), 1, "--timeout '%s': want a duration like 10s"),
+	{ .name = "host", .kind = OPT_STR, .off = SQ(run.tg.host) },
+	{ .name = "port", .kind = OPT_UINT, .off = SQ(run.tg.port),
+	  .min = 1, .max = 65535,
+	  .bad = "--port '%s': want 1..65535" },
+	{ .name = "socket", .kind = OPT_STR, .off = SQ(run.tg.socket),
+	  .local = "opens a local socket" },
+	{ .name = "user", .kind = OPT_STR, .off = SQ(run.tg.user) },
+	{ .name = "password", .kind = OPT_STR, .off = SQ(run.tg.password) },
+	{ .name = "db", .kind = OPT_STR, .off = SQ(run.tg.db) },
+	LG_OPT_JSON(SQ(json)),
+};
+
+const struct optset sql_optset = OPTSET("sql", sql_opts, sql_usage);
+
+/* Options into run; *workload, *timeout and *json.  Returns 0 to go on, 1
+ * after --help, -EINVAL on a usage error (said on stderr). */
 static int sql_parse(int argc, char **argv, struct sql_run *run,
 		     const char **workload, uint64_t *timeout, int *json)
 {
+	static struct sql_cmdline cl;
 	int argi, rc;
-	const struct lg_opt opts[] = {
-		{ .name = "workload", .kind = LG_OPT_STR, .dst = workload },
-		LG_OPT_THREADS(&run->threads, 256, "-t '%s': want 1..256"),
-		LG_OPT_CONNS(&run->conns, 10000, "-c '%s': want 1..10000"),
-		LG_OPT_DURATION(&run->duration_ns, "-d '%s': want a duration like 10s"),
-		LG_OPT_RATE_PER_S(&run->rate, "--rate '%s': want statements per second > 0"),
-		{ .name = "rows", .kind = LG_OPT_U64, .dst = &run->cfg.rows,
-		  .min = 1, .max = 4000000000ULL,
-		  .bad = "--rows '%s': want 1..4G" },
-		{ .name = "table", .kind = LG_OPT_STR, .dst = &run->cfg.table },
-		{ .name = "seed", .kind = LG_OPT_U64, .dst = &run->cfg.seed,
-		  .max = UINT64_MAX,
-		  .bad = "--seed '%s': want an unsigned number" },
-		{ .name = "keep", .kind = LG_OPT_FLAG, .dst = &run->cfg.keep,
-		  .val = 1 },
-		LG_OPT_TIMEOUT(timeout, 1, "--timeout '%s': want a duration like 10s"),
-		{ .name = "host", .kind = LG_OPT_STR, .dst = &run->tg.host },
-		{ .name = "port", .kind = LG_OPT_UINT, .dst = &run->tg.port,
-		  .min = 1, .max = 65535,
-		  .bad = "--port '%s': want 1..65535" },
-		{ .name = "socket", .kind = LG_OPT_STR, .dst = &run->tg.socket },
-		{ .name = "user", .kind = LG_OPT_STR, .dst = &run->tg.user },
-		{ .name = "password", .kind = LG_OPT_STR,
-		  .dst = &run->tg.password },
-		{ .name = "db", .kind = LG_OPT_STR, .dst = &run->tg.db },
-		LG_OPT_JSON(json),
-	};
-	const struct lg_optset set = LG_OPTSET("sql", opts, sql_usage);
 
-	rc = lg_opt_main(&set, argc, argv, &argi);
+	/* The table's base holds the run: a copy in and out (no thread
+	 * runs yet, its atomics are zero). */
+	memset(&cl, 0, sizeof(cl));
+	memcpy(&cl.run, run, sizeof(*run));
+	cl.workload = *workload;
+	cl.timeout = *timeout;
+	cl.json = *json;
+	rc = opt_main(&sql_optset, &cl, argc, argv, &argi);
+	memcpy(run, &cl.run, sizeof(*run));
+	*workload = cl.workload;
+	*timeout = cl.timeout;
+	*json = cl.json;
 	if (rc != 0)
 		return rc;
 	if (argi != argc || !*workload) {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "lib/hist.h"
+#include "lib/opt.h"
 #include "load/sql/sql_conn.h"
 #include "load/sql/sql_statements.h"
 
@@ -49,5 +50,10 @@ struct sql_run {
  * completed (errors are counted in the result), 1 when it could not
  * run, 2 on a usage error. */
 int sql_main(int argc, char **argv);
+
+/* The options sql_main() parses with, for the agent to resolve a
+ * controller's argv by (agent/policy.h); its offsets are into sql.c's
+ * own config, so only opt_walk() may use it from outside. */
+extern const struct optset sql_optset;
 
 #endif

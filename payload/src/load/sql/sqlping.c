@@ -1,12 +1,12 @@
 /* load/sql/sqlping.c: connect, SELECT VERSION(), print, disconnect. */
 #include <errno.h>
-#include <getopt.h>
 #include <mysql.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "load/sql/sqlping.h"
+#include "lib/opt.h"
 #include "lib/util.h"
 
 static void sqlping_usage(FILE *out)
@@ -24,56 +24,32 @@ struct sqlping_opts {
 	int drop;		/* --drop-tables */
 };
 
+#define SP(m) OPT_AT(struct sqlping_opts, m)
+
+static const struct opt sqlping_opt_tab[] = {
+	{ .name = "host", .key = 'H', .kind = OPT_STR, .off = SP(host) },
+	{ .name = "port", .key = 'P', .kind = OPT_U64, .off = SP(port),
+	  .min = 1, .max = 65535, .bad = "--port '%s': want 1..65535" },
+	{ .name = "socket", .key = 'S', .kind = OPT_STR, .off = SP(sock) },
+	{ .name = "user", .key = 'u', .kind = OPT_STR, .off = SP(user) },
+	{ .name = "password", .key = 'p', .kind = OPT_STR, .off = SP(pw) },
+	{ .name = "db", .key = 'd', .kind = OPT_STR, .off = SP(db) },
+	{ .name = "timeout", .key = 't', .kind = OPT_U64, .off = SP(timeout),
+	  .min = 1, .max = 3600, .bad = "--timeout '%s': want seconds 1..3600" },
+	{ .name = "drop-tables", .kind = OPT_FLAG, .off = SP(drop), .val = 1 },
+};
+
 /* Parses argv into o.  Returns -1 to go on, else the exit status. */
 static int sqlping_parse_opts(int argc, char **argv, struct sqlping_opts *o)
 {
-	static const struct option opts[] = {
-		{ "host", required_argument, NULL, 'H' },
-		{ "port", required_argument, NULL, 'P' },
-		{ "socket", required_argument, NULL, 'S' },
-		{ "user", required_argument, NULL, 'u' },
-		{ "password", required_argument, NULL, 'p' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "drop-tables", no_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	static const struct optset set = OPTSET("sql-ping", sqlping_opt_tab,
+						sqlping_usage);
+	int argi, rc;
 
-	while ((c = getopt_long(argc, argv, "H:P:S:u:p:d:t:h", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'H': o->host = optarg; break;
-		case 'S': o->sock = optarg; break;
-		case 'u': o->user = optarg; break;
-		case 'p': o->pw = optarg; break;
-		case 'd': o->db = optarg; break;
-		case 'D': o->drop = 1; break;
-		case 'P':
-			if (util_parse_u64(optarg, 1, 65535, &o->port) != 0) {
-				util_err("sql-ping", EINVAL,
-					 "--port '%s': want 1..65535", optarg);
-				return 2;
-			}
-			break;
-		case 't':
-			if (util_parse_u64(optarg, 1, 3600, &o->timeout) != 0) {
-				util_err("sql-ping", EINVAL,
-					 "--timeout '%s': want seconds 1..3600",
-					 optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			sqlping_usage(stdout);
-			return 0;
-		default:
-			sqlping_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc) {
+	rc = opt_main(&set, o, argc, argv, &argi);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	if (argi != argc) {
 		sqlping_usage(stderr);
 		return 2;
 	}

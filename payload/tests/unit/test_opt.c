@@ -1,5 +1,6 @@
-/* test_lg_opt.c: the load generators' shared option parser (lg_opt_parse)
- * and thread helpers (lg_threads_*, lg_sum_u64), table-driven. */
+/* test_opt.c: the commands' option parser (lib/opt.h: opt_parse,
+ * opt_walk) and the load generators' thread helpers (lg_threads_*,
+ * lg_sum_u64), table-driven. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +14,7 @@ struct res {
 	unsigned threads, conns;
 	uint64_t duration, timeout, count;
 	double rate;
-	int json, keepalive, have_d;
+	int json, keepalive, have_d, k;
 	const char *from, *method;
 };
 
@@ -84,6 +85,14 @@ static const struct {
 	{ "-t", -ENOENT, "option '-t' (--threads) needs a value" },
 	{ "-d 1s --from", -ENOENT, "option '--from' needs a value" },
 	{ "--json=1", -ENOENT, "unknown option '--json=1'" },
+	/* unique prefixes, bundled letters, "--" */
+	{ "--thr=3 --conn 5 --dur=1s --no", 0, "t=3 c=5 d=1000000000 "
+	  "to=2000000000 n=0 r=0 j=0 ka=0 hd=1 from=- m=GET argi=6" },
+	{ "-kt3 x", 0, "t=3 c=1 d=10000000000 to=2000000000 n=0 r=0 j=0 "
+	  "ka=1 hd=0 from=- m=GET argi=2 k" },
+	{ "-t 2 -- -c 9", 0, "t=2 c=1 d=10000000000 to=2000000000 n=0 r=0 "
+	  "j=0 ka=1 hd=0 from=- m=GET argi=4" },
+	{ "--t 2", -ENOENT, "unknown option '--t'" },
 };
 
 static void render(const struct res *r, int argi, char *buf, size_t len)
@@ -95,36 +104,45 @@ static void render(const struct res *r, int argi, char *buf, size_t len)
 		 (unsigned long long)r->count, r->rate, r->json,
 		 r->keepalive, r->have_d, r->from ? r->from : "-",
 		 r->method, argi);
+	if (r->k)
+		snprintf(buf + strlen(buf), len - strlen(buf), " k");
 }
 
-/* Parses one case's args against a table like a workload's. */
+#define R(m) OPT_AT(struct res, m)
+
+/* A table like a workload's. */
+static const struct opt test_opts[] = {
+	LG_OPT_THREADS(R(threads), 64, "-t '%s': want 1..64"),
+	LG_OPT_CONNS(R(conns), 1000, "-c '%s': want 1..1000"),
+	{ .name = "duration", .key = 'd', .kind = OPT_DUR,
+	  .off = R(duration), .min = 1, .seen = OPT_SEEN(struct res, have_d),
+	  .bad = "-d '%s': want a duration like 10s" },
+	LG_OPT_TIMEOUT(R(timeout), 1000000, "--timeout '%s': want 1ms or more"),
+	LG_OPT_RATE_PER_S(R(rate), "--rate '%s': want operations per second > 0"),
+	LG_OPT_JSON(R(json)),
+	{ .name = "count", .key = 'n', .kind = OPT_U64,
+	  .off = R(count), .min = 1, .max = 1000 },
+	{ .name = "no-keepalive", .kind = OPT_FLAG,
+	  .off = R(keepalive), .val = 0 },
+	{ .name = "from", .kind = OPT_STR, .off = R(from) },
+	{ .name = "method", .key = 'm', .kind = OPT_FN, .off = 0,
+	  .fn = opt_method },
+	{ .name = "ab", .kind = OPT_FN, .fn = opt_ab },
+	{ .name = "keen", .key = 'k', .kind = OPT_FLAG, .off = R(k),
+	  .val = 1 },
+};
+
+static const struct optset test_set = { "test", test_opts,
+	sizeof(test_opts) / sizeof(test_opts[0]),
+	"bad value '%s' in '%s' (test)", usage };
+
+/* Parses one case's args against test_set. */
 static int parse(const char *args, struct res *r, int *argi, char *err,
 		 size_t errlen)
 {
 	static char buf[256];
 	char *argv[32], *tok, *save = NULL;
 	int argc = 0;
-	const struct lg_opt opts[] = {
-		LG_OPT_THREADS(&r->threads, 64, "-t '%s': want 1..64"),
-		LG_OPT_CONNS(&r->conns, 1000, "-c '%s': want 1..1000"),
-		{ .name = "duration", .key = 'd', .kind = LG_OPT_DUR,
-		  .dst = &r->duration, .min = 1, .seen = &r->have_d,
-		  .bad = "-d '%s': want a duration like 10s" },
-		LG_OPT_TIMEOUT(&r->timeout, 1000000, "--timeout '%s': want 1ms or more"),
-		LG_OPT_RATE_PER_S(&r->rate, "--rate '%s': want operations per second > 0"),
-		LG_OPT_JSON(&r->json),
-		{ .name = "count", .key = 'n', .kind = LG_OPT_U64,
-		  .dst = &r->count, .min = 1, .max = 1000 },
-		{ .name = "no-keepalive", .kind = LG_OPT_FLAG,
-		  .dst = &r->keepalive, .val = 0 },
-		{ .name = "from", .kind = LG_OPT_STR, .dst = &r->from },
-		{ .name = "method", .key = 'm', .kind = LG_OPT_FN, .dst = r,
-		  .fn = opt_method },
-		{ .name = "ab", .kind = LG_OPT_FN, .fn = opt_ab },
-	};
-	const struct lg_optset set = { "test", opts,
-				       sizeof(opts) / sizeof(opts[0]),
-				       "bad value '%s' in '%s' (test)", usage };
 
 	snprintf(buf, sizeof(buf), "%s", args);
 	argv[argc++] = "test";
@@ -132,7 +150,7 @@ static int parse(const char *args, struct res *r, int *argi, char *err,
 	     tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	return lg_opt_parse(&set, argc, argv, argi, err, errlen);
+	return opt_parse(&test_set, r, argc, argv, argi, err, errlen);
 }
 
 static void test_parse(void)
@@ -208,9 +226,61 @@ static void test_threads(void)
 	}
 }
 
+/* opt_walk's each: the options seen, as "name=value" words. */
+static int walk_each(const struct opt *o, const char *value,
+		     const char *arg, void *ctx, char *err, size_t errlen)
+{
+	char *seen = ctx;
+
+	(void)arg;
+	snprintf(seen + strlen(seen), 256 - strlen(seen), "%s%s%s%s",
+		 seen[0] ? " " : "", o->name, value ? "=" : "",
+		 value ? value : "");
+	if (strcmp(o->name, "from") == 0)
+		return util_fail(err, errlen, -EPERM, "no --from here");
+	return 0;
+}
+
+/* opt_walk: the same resolution as opt_parse, nothing stored. */
+static void test_walk(void)
+{
+	static const struct {
+		const char *args, *seen;
+		int rc;
+	} walks[] = {
+		{ "-kt3 --conn=4 --dur 1s x --js", "keen threads=3 "
+		  "connections=4 duration=1s json", 0 },
+		{ "--fr=a@b -t 2", "from=a@b", -EPERM },
+		{ "-t 2 -- --from=a@b", "threads=2", 0 },
+		{ "--no --c 5", "no-keepalive", -ENOENT },
+	};
+	char buf[256], seen[256], err[128], *argv[32], *tok, *save;
+	size_t i;
+	int argc, argi, rc;
+
+	for (i = 0; i < sizeof(walks) / sizeof(walks[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", walks[i].args);
+		argc = 0;
+		argv[argc++] = "test";
+		save = NULL;
+		for (tok = strtok_r(buf, " ", &save); tok && argc < 31;
+		     tok = strtok_r(NULL, " ", &save))
+			argv[argc++] = tok;
+		argv[argc] = NULL;
+		seen[0] = 0;
+		rc = opt_walk(&test_set, argc, argv, &argi, walk_each, seen,
+			      err, sizeof(err));
+		TAP_EQ_INT(rc, walks[i].rc, walks[i].args);
+		if (!tap_ok(strcmp(seen, walks[i].seen) == 0, "walk %s",
+			    walks[i].seen))
+			printf("#   got \"%s\"\n", seen);
+	}
+}
+
 int main(void)
 {
 	test_parse();
+	test_walk();
 	test_threads();
 	return tap_done();
 }
