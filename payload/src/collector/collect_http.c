@@ -13,7 +13,7 @@
 #include <cjson/cJSON.h>
 #include <mbedtls/base64.h>
 
-#include "collector/collect.h"
+#include "collector/collect_http.h"
 #include "lib/util.h"
 
 int collect_id_ok(const char *s)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "collector/collect.h"
+#include "collector/collect_http.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

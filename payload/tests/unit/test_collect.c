@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collector/collect.h"
+#include "collector/collect_http.h"
 #include "tap.h"
 
 static const struct {
