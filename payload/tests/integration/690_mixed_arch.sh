@@ -72,10 +72,12 @@ check "nginx on 10.77.0.1:80" netns_nginx srv 10.77.0.1 80 "$RUN_DIR/www" \
 # Agents first (they retry until the controller is there), then the
 # PowerPC controller; qemu-user makes its clock exchanges slower, not
 # different.
+# An open lab, and qemu-user's server cannot announce itself over mDNS:
+# the clients are told on their command line which host they may load.
 netns_spawn c1 "$RUN_DIR/c1.log" "$X86" agent --role=client \
-	--controller 10.77.0.2 --once
+	--controller 10.77.0.2 --once --target 10.77.0.1
 netns_spawn c2 "$RUN_DIR/c2.log" "$X86" agent --role=client \
-	--controller 10.77.0.2 --once
+	--controller 10.77.0.2 --once --target 10.77.0.1
 netns_spawn srv "$RUN_DIR/server.log" "$QPPC" "$PPC" agent --role=server \
 	--controller 10.77.0.2:7407 --once
 start=$(date +%s)

@@ -58,7 +58,7 @@ $X "$BENCHBOOT" collect --dir "$QT_DIR/collected" \
 	--listen 127.0.0.1:8081 --token tk >"$QT_DIR/collect.log" 2>&1 &
 QT_PIDS="$QT_PIDS $!"
 $X "$BENCHBOOT" agent --role=client --id cut-cl \
-	--controller 127.0.0.1:7408 >"$QT_DIR/cl.log" 2>&1 &
+	--controller 127.0.0.1:7408 --target 10.0.2.2 >"$QT_DIR/cl.log" 2>&1 &
 QT_PIDS="$QT_PIDS $!"
 
 # boot NAME [PARAMS]: the controller VM from the stick, its monitor on a
