@@ -27,6 +27,7 @@ struct agent_opts {
 	enum role role;
 	char id[64];
 	const char *controller;		/* HOST[:PORT]; NULL: discover */
+	int discovered;			/* controller found over mDNS */
 	int once;
 	struct auth_key key;		/* --key-file; len 0: open lab */
 	char lab[64];			/* --lab; "" the default lab */
@@ -268,6 +269,7 @@ static int agent_session(struct agent_opts *o)
 		.id = o->id, .role = o->role, .controller = o->controller,
 		.once = o->once, .no_series = o->r.no_series,
 		.procs = o->r.procs, .key = &o->key, .lab = o->lab,
+		.rediscover = o->discovered, .target = o->r.target,
 	};
 	int rc;
 
@@ -295,6 +297,7 @@ static int agent_server_or_controller(struct agent_opts *o)
 		 (double)w / 1e9);
 	if (peer_discover(w, &agent_stop, o->lab, found, sizeof(found)) == 0) {
 		o->controller = found;
+		o->discovered = 1;
 		return -ENOENT;
 	}
 	if (agent_stop)
@@ -313,6 +316,7 @@ static int agent_server_or_controller(struct agent_opts *o)
 	peer_set_role("server");
 	o->r.local_server = 0;
 	o->controller = found;
+	o->discovered = 1;
 	return -ENOENT;
 }
 
