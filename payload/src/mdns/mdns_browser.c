@@ -15,7 +15,11 @@
 #include "lib/util.h"
 
 #define MAX_INST MDNS_BROWSER_MAX
-#define MAX_HOSTS 128
+/* Hosts: one per instance (an agent's host label is its id), and room
+ * for as many again whose instances have gone. */
+#define MAX_HOSTS (2 * MDNS_BROWSER_MAX)
+/* The tables start this large and double up to their maximum. */
+#define FIRST_CAP 64
 
 struct binst {
 	struct mdns_name name;
@@ -26,7 +30,13 @@ struct binst {
 	 * died without a goodbye is dropped after 2 minutes, not 75. */
 	uint64_t srv_expires;
 	uint64_t last_query;
+	/* Last PTR, SRV or TXT heard for it: a full table gives way from
+	 * the oldest. */
+	uint64_t heard;
+	size_t hix;		/* hosts[] index last found for target */
 	bool have_srv, have_txt, reported;
+	bool dirty;		/* records arrived: br_update looks again */
+	bool keep;		/* conf.keep said so when last resolved */
 	int ifindex;
 	struct mdns_instance pub;	/* as last reported */
 	struct mdns_instance cur;
@@ -36,6 +46,7 @@ struct bhost {
 	struct mdns_name name;
 	struct in_addr addr;
 	uint64_t expires;
+	uint64_t heard;
 };
 
 struct mdns_browser {
@@ -51,30 +62,113 @@ struct mdns_browser {
 	struct mdns_name n_type;
 	uint64_t next_ptr;
 	unsigned ptr_interval;
-	struct binst inst[MAX_INST];
-	size_t ninst;
-	struct bhost hosts[MAX_HOSTS];
-	size_t nhosts;
+	struct binst *inst;
+	size_t ninst, capinst;
+	struct bhost *hosts;
+	size_t nhosts, caphosts;
+	bool full_logged;	/* the table filled up: said once */
 	uint8_t buf[MDNS_PACKET_MAX + 1];
 	uint8_t out[MDNS_SEND_MAX];
 	struct mdns_msg msg;
 };
 
+/* Doubles a table of *cap entries of size sz (up to max).  Returns 0,
+ * or -ENOSPC at max, -ENOMEM. */
+static int br_grow(void **tab, size_t *cap, size_t sz, size_t max)
+{
+	size_t nc = *cap ? *cap * 2 : FIRST_CAP;
+	void *nt;
+
+	if (*cap >= max)
+		return -ENOSPC;
+	if (nc > max)
+		nc = max;
+	nt = realloc(*tab, nc * sz);
+	if (!nt)
+		return -ENOMEM;
+	*tab = nt;
+	*cap = nc;
+	return 0;
+}
+
+static void br_remove(struct mdns_browser *b, size_t i);
+
+/* The instance a full table gives up for a newcomer: the one heard from
+ * longest ago among those not resolved yet (a flood of bare PTRs), else
+ * among the resolved ones conf.keep does not keep.  A kept instance (by
+ * default a controller) never gives way, whatever TTLs the others carry:
+ * records that cannot push it out cannot hide it.  Returns its index,
+ * or b->ninst when every one is kept. */
+static size_t br_victim(const struct mdns_browser *b)
+{
+	size_t i, best = b->ninst;
+	int pass;
+
+	for (pass = 0; pass < 2 && best == b->ninst; pass++)
+		for (i = 0; i < b->ninst; i++) {
+			const struct binst *in = &b->inst[i];
+
+			if (pass == 0 ? in->reported : in->keep)
+				continue;
+			if (best == b->ninst ||
+			    in->heard < b->inst[best].heard)
+				best = i;
+		}
+	return best;
+}
+
 static struct binst *br_inst(struct mdns_browser *b,
 			     const struct mdns_name *n, bool create)
 {
 	struct binst *in;
+	size_t v;
 
 	for (size_t i = 0; i < b->ninst; i++)
 		if (mdns_name_eq(&b->inst[i].name, n))
 			return &b->inst[i];
-	if (!create || b->ninst == MAX_INST)
+	if (!create)
 		return NULL;
+	if (b->ninst == b->capinst &&
+	    br_grow((void **)&b->inst, &b->capinst, sizeof(*b->inst),
+		    MAX_INST) != 0) {
+		if (!b->full_logged && b->conf.log) {
+			b->full_logged = true;
+			b->conf.log(b->conf.log_arg, "browser table full ("
+				    "the oldest unresolved or unkept instance "
+				    "gives way to a newcomer)");
+		}
+		v = br_victim(b);
+		if (v == b->ninst)
+			return NULL;	/* every one kept: drop the newcomer */
+		br_remove(b, v);
+	}
 	in = &b->inst[b->ninst++];
 	memset(in, 0, sizeof(*in));
 	in->name = *n;
+	in->hix = SIZE_MAX;
 	mdns_name_label(n, in->cur.name, sizeof(in->cur.name));
 	return in;
+}
+
+/* A full host table gives up the host heard from longest ago that no
+ * kept instance points at.  Returns its index, or b->nhosts. */
+static size_t br_host_victim(const struct mdns_browser *b)
+{
+	size_t i, j, best = b->nhosts;
+
+	for (i = 0; i < b->nhosts; i++) {
+		if (best != b->nhosts &&
+		    b->hosts[i].heard >= b->hosts[best].heard)
+			continue;
+		for (j = 0; j < b->ninst; j++)
+			if (b->inst[j].keep &&
+			    mdns_name_eq(&b->inst[j].target,
+					 &b->hosts[i].name))
+				break;
+		if (j == b->ninst)
+			best = i;
+	}
+	return best;
 }
 
 static struct bhost *br_host(struct mdns_browser *b,
@@ -86,15 +180,36 @@ static struct bhost *br_host(struct mdns_browser *b,
 	for (i = 0; i < b->nhosts; i++)
 		if (mdns_name_eq(&b->hosts[i].name, n))
 			return &b->hosts[i];
+	if (!create)
+		return NULL;
 	for (i = 0; i < b->nhosts; i++)
 		if (b->hosts[i].expires < t)
 			break;		/* reuse an expired slot */
-	if (!create || i == MAX_HOSTS)
-		return NULL;
+	if (i == b->nhosts && i == b->caphosts &&
+	    br_grow((void **)&b->hosts, &b->caphosts, sizeof(*b->hosts),
+		    MAX_HOSTS) != 0) {
+		i = br_host_victim(b);
+		if (i == b->nhosts)
+			return NULL;
+	}
 	if (i == b->nhosts)
 		b->nhosts++;
+	memset(&b->hosts[i], 0, sizeof(b->hosts[i]));
 	b->hosts[i].name = *n;
 	return &b->hosts[i];
+}
+
+/* The host of instance in (cached index, checked), or NULL. */
+static struct bhost *br_inst_host(struct mdns_browser *b, struct binst *in)
+{
+	struct bhost *h;
+
+	if (in->hix < b->nhosts &&
+	    mdns_name_eq(&b->hosts[in->hix].name, &in->target))
+		return &b->hosts[in->hix];
+	h = br_host(b, &in->target, false);
+	in->hix = h ? (size_t)(h - b->hosts) : SIZE_MAX;
+	return h;
 }
 
 static void br_emit(struct mdns_browser *b, enum mdns_event ev,
@@ -111,7 +226,20 @@ static void br_remove(struct mdns_browser *b, size_t i)
 	b->inst[i] = b->inst[--b->ninst];
 }
 
-/* Reports instances that became resolved or changed. */
+/* Whether a full table keeps in: conf.keep, by default a controller. */
+static bool br_keep(struct mdns_browser *b, const struct mdns_instance *in)
+{
+	const char *v;
+	int vl;
+
+	if (b->conf.keep)
+		return b->conf.keep(b->conf.cb_arg, in) != 0;
+	vl = mdns_txt_get(in->txt, in->txt_len, "role", &v);
+	return vl == 10 && memcmp(v, "controller", 10) == 0;
+}
+
+/* Reports instances that became resolved or changed (those records
+ * arrived for since: a flood of records costs each one look). */
 static void br_update(struct mdns_browser *b)
 {
 	uint64_t t = mdns_socket_now_ms();
@@ -120,19 +248,22 @@ static void br_update(struct mdns_browser *b)
 		struct binst *in = &b->inst[i];
 		struct bhost *h;
 
-		if (!in->have_srv || !in->have_txt)
+		if (!in->dirty || !in->have_srv || !in->have_txt)
 			continue;
-		h = br_host(b, &in->target, false);
+		h = br_inst_host(b, in);
 		if (!h || h->expires < t)
 			continue;
+		in->dirty = false;
 		inet_ntop(AF_INET, &h->addr, in->cur.addr,
 			  sizeof(in->cur.addr));
 		if (!in->reported) {
 			in->reported = true;
 			in->pub = in->cur;
+			in->keep = br_keep(b, &in->pub);
 			br_emit(b, MDNS_FOUND, &in->pub);
 		} else if (memcmp(&in->pub, &in->cur, sizeof(in->cur))) {
 			in->pub = in->cur;
+			in->keep = br_keep(b, &in->pub);
 			br_emit(b, MDNS_CHANGED, &in->pub);
 		}
 	}
@@ -145,6 +276,15 @@ static uint64_t br_ttl_ms(uint32_t ttl, bool legacy)
 	if (legacy && ttl && ttl < MDNS_TTL_HOST)
 		ttl = MDNS_TTL_HOST;
 	return (uint64_t)ttl * 1000;
+}
+
+/* Instances on host n are looked at again by br_update. */
+static void br_host_dirty(struct mdns_browser *b, const struct mdns_name *n)
+{
+	for (size_t i = 0; i < b->ninst; i++)
+		if (b->inst[i].have_srv &&
+		    mdns_name_eq(&b->inst[i].target, n))
+			b->inst[i].dirty = true;
 }
 
 static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
@@ -170,6 +310,8 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 			continue;
 		}
 		in->expires = t + br_ttl_ms(rr->ttl, legacy);
+		in->heard = t;
+		in->dirty = true;
 		if (!in->ifindex) {
 			in->ifindex = f->index;
 			snprintf(in->cur.ifname, sizeof(in->cur.ifname), "%s",
@@ -191,6 +333,8 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 				break;
 			}
 			in->srv_expires = t + br_ttl_ms(rr->ttl, legacy);
+			in->heard = t;
+			in->dirty = true;
 			in->have_srv = true;
 			in->target = rr->u.srv.target;
 			in->cur.port = rr->u.srv.port;
@@ -202,6 +346,7 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 			if (!in || rr->ttl == 0 || rr->rdlen > MDNS_TXT_MAX)
 				break;
 			in->have_txt = true;
+			in->dirty = true;
 			memcpy(in->cur.txt, rr->rdata, rr->rdlen);
 			in->cur.txt_len = rr->rdlen;
 			break;
@@ -212,6 +357,8 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 			memcpy(&h->addr, rr->u.a, 4);
 			h->expires = rr->ttl ? t + br_ttl_ms(rr->ttl, legacy) :
 				     0;
+			h->heard = t;
+			br_host_dirty(b, &rr->name);
 			break;
 		}
 	}
@@ -264,7 +411,7 @@ static void br_query(struct mdns_browser *b)
 				in->last_query = t;
 				continue;
 			}
-			h = br_host(b, &in->target, false);
+			h = br_inst_host(b, in);
 			if (!h || h->expires < t) {
 				mdns_build_question(&q, &in->target,
 						    MDNS_TYPE_A,
@@ -442,6 +589,8 @@ void mdns_browser_free(struct mdns_browser *b)
 		close(b->qfd);
 	if (b->efd >= 0)
 		close(b->efd);
+	free(b->inst);
+	free(b->hosts);
 	free(b);
 }
 

@@ -8,8 +8,14 @@
 
 #include "mdns/mdns_socket.h"
 
-/* What mdns_browse() and `benchboot mdns browse` list at most. */
-#define MDNS_BROWSER_MAX 128
+/* Instances a browser follows at once, and what mdns_browse() and
+ * `benchboot mdns browse` list at most: a rack of 1024 agents with room
+ * to spare.  The table grows to it as instances come; when it is full,
+ * a newcomer takes the place of, in this order, the instance heard from
+ * longest ago among those not yet resolved, then among those resolved
+ * that conf->keep does not keep; a kept one is never pushed out, the
+ * newcomer is dropped instead (docs/discovery.md, "Many instances"). */
+#define MDNS_BROWSER_MAX 2048
 
 /* One resolved instance: PTR, SRV, TXT and an IPv4 address all known. */
 struct mdns_instance {
@@ -30,11 +36,17 @@ enum mdns_event {
 
 typedef void (*mdns_browse_cb)(void *arg, enum mdns_event ev,
 			       const struct mdns_instance *in);
+/* Whether a resolved instance is one the caller must not lose when the
+ * table is full (non-zero: kept). */
+typedef int (*mdns_keep_fn)(void *arg, const struct mdns_instance *in);
 
 struct mdns_browse_conf {
 	const char *type;	/* "_benchboot._tcp" when NULL */
 	const char *ifname;	/* every multicast interface when NULL */
 	mdns_browse_cb cb;	/* may be NULL: use mdns_browser_get() */
+	/* Which instances a full table keeps (called with cb_arg when one is
+	 * resolved or changes); NULL: those whose TXT says role=controller. */
+	mdns_keep_fn keep;
 	void *cb_arg;
 	mdns_log_fn log;	/* rejected packets; stderr when NULL */
 	void *log_arg;

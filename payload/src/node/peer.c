@@ -18,8 +18,9 @@
 
 /* How often a repeated reason for not finding a controller is logged. */
 #define PEER_QUIET_LOG_NS 60000000000ull
-/* Instances a check of an announced server looks through. */
-#define PEER_SEEN_MAX 256
+/* Instances a check of an announced server looks through: all a browser
+ * keeps (a rack of 1024 agents announces as many). */
+#define PEER_SEEN_MAX MDNS_BROWSER_MAX
 #define PEER_TXT_N 8
 #define PEER_TXT_LEN 96
 
@@ -225,36 +226,89 @@ static void peer_log_browse_error(const char *err)
 	node_log("mdns browse: %s", err);
 }
 
+/* What a search for a controller looks for and what it found. */
+struct peer_search {
+	const char *lab;
+	char *out;
+	size_t outlen;
+	int found;
+};
+
+/* The browser's keep rule for a search: a controller of our lab is never
+ * pushed out of a full table, whatever else floods it. */
+static int peer_search_keep(void *arg, const struct mdns_instance *in)
+{
+	const struct peer_search *ps = arg;
+
+	return peer_txt_is(in, "role", "controller") &&
+	       peer_txt_is(in, "lab", ps->lab);
+}
+
+/* Each instance as it resolves: the first controller of our lab ends the
+ * search, however many others (1024 agents) are still coming in. */
+static void peer_search_cb(void *arg, enum mdns_event ev,
+			   const struct mdns_instance *in)
+{
+	struct peer_search *ps = arg;
+
+	if (ps->found || ev == MDNS_REMOVED)
+		return;
+	ps->found = peer_pick_controller(in, 1, ps->lab, ps->out,
+					 ps->outlen) == 0;
+}
+
 int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 		  const char *lab, char *out, size_t outlen)
 {
-	uint64_t end = util_mono_ns() + timeout_ns;
-	struct mdns_instance *in;
+	struct peer_search ps = { .lab = lab ? lab : "", .out = out,
+				  .outlen = outlen };
+	struct mdns_browse_conf conf = { .cb = peer_search_cb,
+					 .keep = peer_search_keep,
+					 .cb_arg = &ps, .log = peer_mdns_log };
+	uint64_t end = util_mono_ns() + timeout_ns, now;
+	struct mdns_browser *b;
 	char err[256];
-	int rc = -ENOENT;
+	int rc = 0;
 
-	in = calloc(64, sizeof(*in));
-	if (!in)
-		return -ENOMEM;
-	while (rc == -ENOENT && !(stop && *stop) && util_mono_ns() < end) {
-		size_t n = 0;
-		uint64_t left = end - util_mono_ns();
-		int slice = left > 1000000000ull ? 1000 :
-			    (int)(left / 1000000u) + 1;
-		int e;
-
-		e = mdns_browse(NULL, NULL, slice, in, 64, &n, err,
-				sizeof(err));
+	/* One browser for the whole search (its queries back off from 1 s;
+	 * with 5353 bound it also hears a controller's announcements), not
+	 * one per second: 1024 agents each asking every second would have
+	 * every responder answer a million times a second. */
+	b = mdns_browser_new(&conf, err, sizeof(err));
+	if (!b) {
 		peer_poll();
-		if (e != 0) {
-			peer_log_browse_error(err);
-			rc = e;
+		peer_log_browse_error(err);
+		return -EIO;
+	}
+	while (!ps.found && !(stop && *stop) && (now = util_mono_ns()) < end) {
+		struct pollfd p = { mdns_browser_fd(b), POLLIN, 0 };
+		uint64_t left_ms = (end - now) / 1000000u + 1;
+		int to = mdns_browser_timeout_ms(b);
+
+		/* Our own responder is serviced every 100 ms meanwhile. */
+		if (to > 100)
+			to = 100;
+		if ((uint64_t)to > left_ms)
+			to = (int)left_ms;
+		if (poll(&p, 1, to) < 0 && errno != EINTR) {
+			rc = -errno;
+			snprintf(err, sizeof(err), "poll: %s", strerror(errno));
 			break;
 		}
-		rc = peer_pick_controller(in, n, lab, out, outlen);
+		rc = mdns_browser_handle(b);
+		peer_poll();
+		if (rc != 0) {
+			snprintf(err, sizeof(err), "receive: %s",
+				 strerror(-rc));
+			break;
+		}
 	}
-	free(in);
-	return rc;
+	mdns_browser_free(b);
+	if (rc != 0) {
+		peer_log_browse_error(err);
+		return rc;
+	}
+	return ps.found ? 0 : -ENOENT;
 }
 
 int peer_server_announced(const char *addr, const char *lab, int timeout_ms)

@@ -31,7 +31,10 @@ void peer_withdraw(void);
 /* Browses for a controller for up to timeout_ns, or until *stop becomes
  * non-zero (stop may be NULL): writes "ADDR:PORT" of the first instance
  * with TXT role=controller and the same lab (no lab TXT: lab "") into
- * out; a controller of another lab is never taken.  Returns 0, -ENOENT when none
+ * out; a controller of another lab is never taken.  Instances are
+ * looked at as they resolve, so the search ends with the first such
+ * controller however many agents announce, and a full browser table
+ * never pushes it out (docs/discovery.md, "Many instances").  Returns 0, -ENOENT when none
  * answered in time, or another negative errno at once when it cannot
  * browse (e.g. no up, multicast-capable interface yet; the reason is
  * logged, the same one at most once a minute). */
