@@ -14,20 +14,67 @@
 
 #include "controller/runner.h"
 #include "controller/runner_peers.h"
+#include "controller/runner_yield.h"
 #include "lib/json_int.h"
 #include "node/peer.h"
 
-/* A connection must say hello within this, in at most this many bytes;
- * and only so many may be waiting to: a slow or silent peer holds one
- * slot for a few seconds, never the controller. */
+/* A connection must say hello within this, in at most this many bytes
+ * (a hello is under 1 KiB; the controller buffers no more than this for
+ * it either); and only so many may be waiting to: a slow or silent peer
+ * holds one slot for a few seconds and 8 KiB, never the controller. */
 #define RUNNER_HELLO_S 5
-#define RUNNER_PREHELLO_BYTES (64u << 10)
+#define RUNNER_PREHELLO_BYTES (8u << 10)
+#define RUNNER_PREHELLO_WHY "over 8 KiB before hello"
 #define RUNNER_MAX_NEW 64
-/* What one agent may send over a whole run (a day of sampler and probe
- * records is well under a tenth of it), and the series records one
- * server may add: beyond, its connection is dropped or its records are. */
+/* The ceilings of what one agent may send over a whole run, and of the
+ * series records one server may add; each agent's own budget is sized
+ * from the suite below them (runner_peers_budget). */
 #define RUNNER_PEER_BYTES (256ull << 20)
 #define RUNNER_PEER_SERIES 400000
+/* For that sizing: a repeat's set-up, result collection and clock sync
+ * beyond its planned time; the series records a server sends a second
+ * (the sampler and the probe send one or two; ten is room to spare); the
+ * bytes one series record takes at most (a sampler record following a
+ * few dozen processes is about 2 KiB); what an agent sends besides
+ * results and series (hello, clock sync, prepared); and per repeat, one
+ * result at the protocol's limit plus the small messages around it. */
+#define RUNNER_REPEAT_SLACK_NS 60000000000ull
+#define RUNNER_SERIES_HZ 10
+#define RUNNER_SERIES_REC_BYTES 8192
+#define RUNNER_BASE_BYTES (1ull << 20)
+#define RUNNER_REPEAT_BYTES ((uint64_t)CONTROL_MAX_MSG + (64u << 10))
+
+uint64_t runner_peers_budget(const struct suite *s, enum role role,
+			     uint64_t *series)
+{
+	uint64_t run_ns = s->wait_ns, reps = 0, bytes, rec;
+	unsigned i;
+
+	for (i = 0; i < s->nsteps; i++) {
+		const struct suite_step *st = &s->steps[i];
+		uint64_t n = (uint64_t)st->repeats * (st->nconc ? st->nconc : 1);
+		uint64_t load = st->warmup_ns + st->duration_ns;
+
+		/* A repeat may run to its time limit (sql-ops does fixed
+		 * work), not only its planned time. */
+		if (st->limit_ns > load)
+			load = st->limit_ns;
+		reps += n;
+		run_ns += n * (load + st->cooldown_ns + RUNNER_REPEAT_SLACK_NS);
+	}
+	rec = RUNNER_SERIES_HZ * (run_ns / 1000000000ull) + 1000;
+	if (rec > RUNNER_PEER_SERIES)
+		rec = RUNNER_PEER_SERIES;
+	bytes = RUNNER_BASE_BYTES + reps * RUNNER_REPEAT_BYTES;
+	/* Only a server sends series (its sampler and probe). */
+	if (role == ROLE_SERVER)
+		bytes += rec * RUNNER_SERIES_REC_BYTES;
+	if (bytes > RUNNER_PEER_BYTES)
+		bytes = RUNNER_PEER_BYTES;
+	if (series)
+		*series = role == ROLE_SERVER ? rec : 0;
+	return bytes;
+}
 
 int64_t runner_peers_now(void)
 {
@@ -107,8 +154,16 @@ static void runner_series_add(struct runner *r, const char *source,
 			at = (int64_t)t->valuedouble;
 		at -= best.offset;
 	}
-	if (from && ++from->nseries > RUNNER_PEER_SERIES)
+	if (from && ++from->nseries > from->series_budget) {
+		if (from->nseries == from->series_budget + 1) {
+			char why[128];
+
+			snprintf(why, sizeof(why), "over its budget of %llu series records for this run: the rest are dropped", (unsigned long long)from->series_budget);
+			node_log("%s: %s", from->id, why);
+			runner_peers_event(r, "over_budget", from->id, why);
+		}
 		goto drop;
+	}
 	if (r->nseries == r->capseries) {
 		size_t nc = r->capseries ? r->capseries * 2 : 1024;
 		struct series_rec *ns;
@@ -209,6 +264,11 @@ static struct rpeer *runner_hello(struct runner *r, struct rpeer *p,
 	}
 	snprintf(p->id, sizeof(p->id), "%s", m->id);
 	p->role = role_parse(m->role);
+	/* Joined: whole messages now, within a budget for the run sized
+	 * from the suite and the agent's role. */
+	control_conn_limit(&p->c, 0);
+	p->byte_budget = runner_peers_budget(&r->suite, p->role,
+					     &p->series_budget);
 	cJSON_Delete(p->host);
 	cJSON_Delete(p->workloads);
 	p->host = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m->json,
@@ -480,6 +540,7 @@ static void runner_accept(struct runner *r)
 			continue;
 		}
 		control_conn_init(&p->c, fd);
+		control_conn_limit(&p->c, RUNNER_PREHELLO_BYTES);
 		p->state = RP_NEW;
 		p->since_mono = util_mono_ns();
 		runner_addr_str(&ss, p->addr, sizeof(p->addr));
@@ -498,14 +559,18 @@ static void runner_reap_new(struct runner *r)
 	for (i = 0; i < r->npeers; i++) {
 		struct rpeer *p = &r->peers[i];
 
-		if (p->state == RP_READY && p->c.rx_bytes > RUNNER_PEER_BYTES)
-			runner_refuse(r, p, "over its 256 MiB byte budget for a run");
+		if (p->state == RP_READY && p->c.rx_bytes > p->byte_budget) {
+			char why[96];
+
+			snprintf(why, sizeof(why), "over its byte budget for this run (%llu KiB)", (unsigned long long)(p->byte_budget >> 10));
+			runner_refuse(r, p, why);
+		}
 		if (p->state != RP_NEW)
 			continue;
 		if (now - p->since_mono > RUNNER_HELLO_S * 1000000000ull)
 			runner_refuse(r, p, "no hello within 5 s");
 		else if (p->c.rx_bytes > RUNNER_PREHELLO_BYTES)
-			runner_refuse(r, p, "over 64 KiB before hello");
+			runner_refuse(r, p, RUNNER_PREHELLO_WHY);
 	}
 }
 
@@ -558,12 +623,16 @@ static void runner_serve_peer(struct runner *r, struct rpeer *p,
 	if (p->state == RP_NEW && p->c.rx_bytes > RUNNER_PREHELLO_BYTES) {
 		/* Checked before any line is parsed: a stranger's bytes
 		 * beyond the budget are never looked at. */
-		runner_refuse(r, p, "over 64 KiB before hello");
+		runner_refuse(r, p, RUNNER_PREHELLO_WHY);
 		return;
 	}
 	while (p->c.fd >= 0 && (lr = control_conn_line(&p->c, &line, &len)) != 0) {
 		if (lr == -EBADMSG) {
 			runner_refuse(r, p, "a line failed its lab key tag (forged, altered or replayed)");
+			break;
+		}
+		if (lr < 0 && p->state == RP_NEW) {
+			runner_refuse(r, p, RUNNER_PREHELLO_WHY);
 			break;
 		}
 		if (lr < 0) {
@@ -717,13 +786,14 @@ void runner_peers_serve_for(struct runner *r, uint64_t ns)
 }
 
 /* A local server watches for another controller of its lab with a lower
- * id (peer.h); finding one, it yields. */
+ * id; finding one (in a keyed lab: one that proves the key,
+ * runner_yield.h), it yields. */
 static int runner_should_yield(struct runner *r)
 {
 	const struct runner_opts *o = r->o;
 
 	if (!r->yielding && o->local_server && o->yield_to &&
-	    peer_watch_lower(o->id, o->lab, o->yield_to, o->yield_len) == 0)
+	    runner_yield_check(o))
 		r->yielding = 1;
 	return r->yielding;
 }
@@ -744,7 +814,7 @@ cJSON *runner_peers_wait(struct runner *r)
 
 	node_log("waiting up to %.0f s for %d client(s) and %d server(s)", (double)wait_ns / 1e9, want_cl, want_srv);
 	if (o->local_server && o->yield_to)
-		peer_watch_start();
+		runner_yield_start(o);
 	while (!*r->stop && (runner_peers_count(r, ROLE_CLIENT) < want_cl ||
 			     runner_peers_count(r, ROLE_SERVER) < want_srv) &&
 	       util_mono_ns() - t0 < wait_ns) {
@@ -753,7 +823,7 @@ cJSON *runner_peers_wait(struct runner *r)
 		if (runner_should_yield(r))
 			break;
 	}
-	peer_watch_stop();
+	runner_yield_stop();
 	ncl = runner_peers_count(r, ROLE_CLIENT);
 	nsrv = runner_peers_count(r, ROLE_SERVER);
 	short_ = ncl < want_cl || nsrv < want_srv;

@@ -56,6 +56,8 @@ struct rpeer {
 	char nonce_c[AUTH_HEX_NONCE + 1];	/* and ours */
 	int authed;		/* keyed lab: the agent proved the key */
 	uint64_t nseries;	/* series records it added */
+	/* Its budgets for the run (runner_peers_budget), set at hello. */
+	uint64_t byte_budget, series_budget;
 	struct auth_session as;
 };
 
@@ -98,11 +100,28 @@ struct runner {
 	uint64_t left_ns;
 	/* Clients a repeat lost: the next one waits for that many. */
 	int rejoin;
+	/* Clients joined when the steps began: no step runs with fewer
+	 * than it needs of them (runner_steps.c). */
+	int start_clients;
+	/* The controller's own link (runner_link.h): down since (monotonic
+	 * ns, 0 while up), when it was last looked at, and once it is
+	 * gone for good, why (the run then ends with what it has). */
+	uint64_t link_down_since, link_checked;
+	char link_gone[200];
 	/* --run-id's checkpoint while it may be resumed; then the names
 	 * of the repeats taken from it (the document's resumed.repeats). */
 	cJSON *resume, *resumed;
 	time_t resume_mtime;
 };
+
+/* What one agent of role may send over a run of suite s: returns the
+ * bytes (beyond them its connection is refused, the run goes on), and
+ * the series records it may add into *series unless NULL (beyond them
+ * they are dropped, said once).  Sized from the steps, repeats,
+ * concurrencies, times and peer wait, at most 256 MiB and 400000
+ * records (docs/protocol.md, "Limits"). */
+uint64_t runner_peers_budget(const struct suite *s, enum role role,
+			     uint64_t *series);
 
 /* The controller's clock: the wall clock in ns, what every time in the
  * result is on. */

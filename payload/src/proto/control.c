@@ -451,6 +451,17 @@ int control_conn_patience(struct control_conn *c, unsigned seconds)
 	return 0;
 }
 
+void control_conn_limit(struct control_conn *c, size_t max)
+{
+	c->rlimit = max > CONTROL_MAX_MSG ? 0 : max;
+}
+
+/* The longest line c takes. */
+static size_t control_conn_max(const struct control_conn *c)
+{
+	return c->rlimit ? c->rlimit : CONTROL_MAX_MSG;
+}
+
 void control_conn_close(struct control_conn *c)
 {
 	if (c->fd >= 0)
@@ -474,7 +485,9 @@ static int control_rbuf_reserve(struct control_conn *c, size_t want)
 	}
 	if (c->rcap - c->rlen >= want)
 		return 0;
-	ncap = c->rcap ? c->rcap : 16384;
+	/* A limited connection (before hello) starts at its limit. */
+	ncap = c->rcap ? c->rcap : c->rlimit && c->rlimit < 16384 ?
+	       c->rlimit + 1 : 16384;
 	while (ncap - c->rlen < want)
 		ncap *= 2;
 	/* A whole line plus one read of slack, never more. */
@@ -506,19 +519,29 @@ int control_conn_feed(struct control_conn *c, const void *data, size_t len)
 
 int control_conn_read(struct control_conn *c)
 {
+	size_t max = control_conn_max(c);
+
 	for (;;) {
+		size_t chunk = 65536, held = c->rlen - c->rpos;
 		ssize_t n;
 		int rc;
 
-		rc = control_rbuf_reserve(c, 65536);
+		/* Never more than a line's limit (plus one byte, which shows
+		 * a line too long) unread: a peer limited to a few KiB is
+		 * never given a whole message's buffer. */
+		if (held > max)
+			return 0;
+		if (chunk > max + 1 - held)
+			chunk = max + 1 - held;
+		rc = control_rbuf_reserve(c, chunk);
 		if (rc != 0)
 			return rc;
-		n = read(c->fd, c->rbuf + c->rlen, 65536);
+		n = read(c->fd, c->rbuf + c->rlen, chunk);
 		if (n > 0) {
 			c->rlen += (size_t)n;
 			c->rx_bytes += (uint64_t)n;
 			/* Let the caller take lines before buffering more. */
-			if (c->rlen - c->rpos > CONTROL_MAX_MSG)
+			if (c->rlen - c->rpos > max)
 				return 0;
 			continue;
 		}
@@ -542,8 +565,8 @@ int control_conn_line(struct control_conn *c, const char **line, size_t *len)
 	start = c->rbuf + c->rpos;
 	nl = memchr(start, '\n', avail);
 	if (!nl)
-		return avail > CONTROL_MAX_MSG ? -EMSGSIZE : 0;
-	if ((size_t)(nl - start) > CONTROL_MAX_MSG)
+		return avail > control_conn_max(c) ? -EMSGSIZE : 0;
+	if ((size_t)(nl - start) > control_conn_max(c))
 		return -EMSGSIZE;
 	*line = start;
 	*len = (size_t)(nl - start);

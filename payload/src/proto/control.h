@@ -114,6 +114,9 @@ struct control_conn {
 	const struct control_auth *auth;	/* NULL: lines go as they are */
 	void *auth_ctx;
 	unsigned patience_s;	/* 0: the normal CONTROL_DEAD_S liveness */
+	/* Longest line taken, and most unread bytes buffered (plus one);
+	 * 0: CONTROL_MAX_MSG.  Set with control_conn_limit(). */
+	size_t rlimit;
 };
 
 /* Initialises c around fd (made non-blocking, TCP_NODELAY, keepalive and
@@ -130,6 +133,13 @@ void control_conn_init(struct control_conn *c, int fd);
  * the setsockopt error (c not a socket: -ENOTSOCK, nothing changed). */
 int control_conn_patience(struct control_conn *c, unsigned seconds);
 
+/* Limits c's lines to max bytes (0: CONTROL_MAX_MSG, the most it ever
+ * takes): control_conn_read then buffers at most max + 1 unread bytes
+ * and control_conn_line refuses a longer line with -EMSGSIZE.  What the
+ * controller holds for a peer that has not said hello yet (a few KiB,
+ * not a whole message).  Buffered input is kept. */
+void control_conn_limit(struct control_conn *c, size_t max);
+
 /* Closes the socket and frees the buffers; c can be re-initialised. */
 void control_conn_close(struct control_conn *c);
 
@@ -142,7 +152,8 @@ int control_conn_feed(struct control_conn *c, const void *data, size_t len);
 
 /* Takes the next complete line out of the buffer: returns 1 with *line
  * (valid until the next call on c) and *len, 0 when no whole line is
- * buffered, -EMSGSIZE when a line exceeds CONTROL_MAX_MSG, -EBADMSG when c
+ * buffered, -EMSGSIZE when a line exceeds CONTROL_MAX_MSG (or the
+ * control_conn_limit()), -EBADMSG when c
  * authenticates lines and this one's tag is wrong (forged, altered,
  * replayed or out of order). */
 int control_conn_line(struct control_conn *c, const char **line, size_t *len);

@@ -22,7 +22,7 @@ mkdir -p "$RUN_DIR/collected"
 collector_start() {
 	netns_spawn col "$RUN_DIR/collect.log.$1" $BB collect \
 		--dir "$RUN_DIR/collected" --listen 10.77.0.3:8080 \
-		--token t0ken-620
+		--token t0ken-620 $(collect_user "$RUN_DIR/collected")
 	COL_PID=$NETNS_LAST_PID
 	wait_for 10 netns_exec col curl -sf \
 		-H 'Authorization: Bearer t0ken-620' http://10.77.0.3:8080/
@@ -60,7 +60,7 @@ netns_spawn ctl "$RUN_DIR/ctlA.log" $BB agent --role=controller \
 	--id ctl-a --suite "$SUITES/faults.suite" --spool "$RUN_DIR/spool" $UP
 CTL=$NETNS_LAST_PID
 # Malformed input: bad JSON, wrong version, unknown type, a message
-# before hello, a line over 1 MiB (refused at 64 KiB: nobody sends that
+# before hello, a line over 1 MiB (refused at 8 KiB: nobody sends that
 # much before hello).  Each must close just that connection.
 netns_exec x python3 - >"$RUN_DIR/bad.log" 2>&1 <<'PY'
 import socket, time
@@ -125,7 +125,7 @@ check "malformed events name the reason" jqt '[.events[] |
 	any(test("field \"v\": want 1"))' "$resA"
 check "the long line was refused at the pre-hello budget" jqt '[.events[] |
 	select(.type == "refused") | .detail] |
-	any(test("over 64 KiB before hello"))' "$resA"
+	any(test("over 8 KiB before hello"))' "$resA"
 check "agent_rejoined event for c2" jqt '[.events[] | select(.type ==
 	"agent_rejoined" and .id == "client-525400bb000c")] | length == 1' \
 	"$resA"

@@ -81,6 +81,54 @@ static long uto_ms(int fd)
 
 /* Patience: a real loopback connection's user timeout through a prepare
  * phase and back; a pipe (the fuzzer's and tests' feed) is refused. */
+/* control_conn_limit: a peer before hello is buffered a few KiB, not a
+ * whole message, whatever it sends; lifted, whole messages come through. */
+static void test_limit(void)
+{
+	static char big[100000];
+	struct control_conn c;
+	const char *line;
+	size_t len;
+	int p[2];
+
+	if (!tap_ok(socketpair(AF_UNIX, SOCK_STREAM, 0, p) == 0,
+		    "socketpair"))
+		return;
+	control_conn_init(&c, p[0]);
+	control_conn_limit(&c, 8192);
+	TAP_EQ_INT(write(p[1], "{\"v\":1}\n", 8), 8, "a short line sent");
+	TAP_EQ_INT(control_conn_read(&c), 0, "read under the limit");
+	TAP_EQ_INT(control_conn_line(&c, &line, &len), 1,
+		   "a line under the limit is taken");
+	memset(big, 'x', sizeof(big));
+	TAP_EQ_INT(write(p[1], big, sizeof(big)), (int)sizeof(big),
+		   "100000 bytes without a newline sent");
+	TAP_EQ_INT(control_conn_read(&c), 0, "read stops at the limit");
+	tap_ok(c.rx_bytes == 8 + 8193, "8192 + 1 bytes read, the rest left "
+	       "in the socket");
+	tap_ok(c.rcap <= 16384, "the buffer stays small");
+	TAP_EQ_INT(control_conn_line(&c, &line, &len), -EMSGSIZE,
+		   "the long line is -EMSGSIZE at the limit");
+	control_conn_close(&c);
+	close(p[1]);
+
+	if (!tap_ok(socketpair(AF_UNIX, SOCK_STREAM, 0, p) == 0,
+		    "socketpair"))
+		return;
+	control_conn_init(&c, p[0]);
+	control_conn_limit(&c, 8192);
+	big[20000] = '\n';
+	TAP_EQ_INT(write(p[1], big, 20001), 20001, "a 20000-byte line sent");
+	control_conn_limit(&c, 0);
+	TAP_EQ_INT(control_conn_read(&c), 0, "read with the limit lifted");
+	TAP_EQ_INT(control_conn_line(&c, &line, &len), 1,
+		   "a joined peer's long line is taken");
+	TAP_EQ_INT((int)len, 20000, "whole");
+	control_conn_close(&c);
+	close(p[1]);
+	big[20000] = 'x';
+}
+
 static void test_patience(void)
 {
 	struct sockaddr_in a;
@@ -196,5 +244,6 @@ int main(void)
 			   -EINVAL, "empty refused");
 	}
 	test_patience();
+	test_limit();
 	return tap_done();
 }
