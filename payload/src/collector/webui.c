@@ -44,20 +44,6 @@ static void webui_form(FILE *f, const struct webui_req *r, const char *action)
 	report_db_form(f, &flt, action);
 }
 
-/* Appends the size bytes of item to the array *arr of *n items.
- * Returns 0 or -ENOMEM (the array is kept). */
-static int webui_push(void *arr, int *n, const void *item, size_t size)
-{
-	void **a = arr, *np = realloc(*a, (size_t)(*n + 1) * size);
-
-	if (!np)
-		return -ENOMEM;
-	*a = np;
-	memcpy((char *)np + (size_t)*n * size, item, size);
-	(*n)++;
-	return 0;
-}
-
 /* The index's rows, kept to link each run to the previous one of its
  * suite. */
 struct webui_rows {
@@ -69,7 +55,7 @@ static int webui_row(void *arg, const struct resultdb_runrow *r)
 {
 	struct webui_rows *rows = arg;
 
-	return webui_push(&rows->r, &rows->n, r, sizeof(*r));
+	return util_array_push(&rows->r, &rows->n, r, sizeof(*r));
 }
 
 /* One row of the index: radio buttons for the comparison, the run, its

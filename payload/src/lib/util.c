@@ -207,3 +207,15 @@ int util_write_atomic(const char *dir, const char *name, const void *data,
 	util_fsync_dir(dir);
 	return 0;
 }
+
+int util_array_push(void *arr, int *n, const void *item, size_t size)
+{
+	void **a = arr, *np = realloc(*a, (size_t)(*n + 1) * size);
+
+	if (!np)
+		return -ENOMEM;
+	*a = np;
+	memcpy((char *)np + (size_t)*n * size, item, size);
+	(*n)++;
+	return 0;
+}

@@ -65,4 +65,9 @@ int util_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
  * Returns buf. */
 char *util_hostname(char *buf, size_t len);
 
+/* Appends the size bytes of item to the array *arr (a pointer to the
+ * caller's T *) of *n items, growing it by one.  Returns 0, or -ENOMEM
+ * with the array kept as it was. */
+int util_array_push(void *arr, int *n, const void *item, size_t size);
+
 #endif

@@ -19,20 +19,6 @@
 
 #define REPORT_DB_MAX_TREND 200	/* points of a trend chart */
 
-/* Appends the size bytes of item to the array *arr of *n items.
- * Returns 0 or -ENOMEM (the array is kept). */
-static int report_db_push(void *arr, int *n, const void *item, size_t size)
-{
-	void **a = arr, *np = realloc(*a, (size_t)(*n + 1) * size);
-
-	if (!np)
-		return -ENOMEM;
-	*a = np;
-	memcpy((char *)np + (size_t)*n * size, item, size);
-	(*n)++;
-	return 0;
-}
-
 void report_db_form(FILE *f, const struct resultdb_filter *flt,
 		    const char *action)
 {
@@ -78,7 +64,7 @@ static int report_db_point(void *arg, const struct resultdb_trendrow *r)
 {
 	struct report_db_points *t = arg;
 
-	return report_db_push(&t->p, &t->n, r, sizeof(*r));
+	return util_array_push(&t->p, &t->n, r, sizeof(*r));
 }
 
 /* One chart of figure thr (1) or p99 (0) of t's runs that have it. */
@@ -135,7 +121,7 @@ static int report_db_key(void *arg, const char *step, const char *wl)
 
 	snprintf(k[0], sizeof(k[0]), "%s", step);
 	snprintf(k[1], sizeof(k[1]), "%s", wl);
-	return report_db_push(&ks->k, &ks->n, k, sizeof(k));
+	return util_array_push(&ks->k, &ks->n, k, sizeof(k));
 }
 
 int report_db_trend(FILE *f, struct resultdb *st,

@@ -591,23 +591,12 @@ static void html_ops_table(FILE *f, struct result_doc *rs, int n,
 
 static void html_ops(FILE *f, struct result_doc *rs, int n)
 {
-	const char *groups[RESULT_DOC_MAX_OPS * 2], *labels[HTML_MAXSER];
+	const char *groups[RESULT_DOC_MAX_OPS * 2], *labels[HTML_MAXSER] = { 0 };
 	static char lab[HTML_MAXSER][160];
 	double *v;
-	int ng = 0, i, s, o, g, ns = n < HTML_MAXSER ? n : HTML_MAXSER;
+	int ng, i, s, o, g, ns = n < HTML_MAXSER ? n : HTML_MAXSER;
 
-	for (i = 0; i < ns; i++)
-		for (s = 0; s < rs[i].nsteps; s++)
-			for (o = 0; o < rs[i].steps[s].nops; o++) {
-				for (g = 0; g < ng; g++)
-					if (strcmp(groups[g],
-						   rs[i].steps[s].op_name[o])
-					    == 0)
-						break;
-				if (g == ng && ng < RESULT_DOC_MAX_OPS * 2)
-					groups[ng++] =
-						rs[i].steps[s].op_name[o];
-			}
+	ng = result_doc_op_names(rs, ns, groups, RESULT_DOC_MAX_OPS * 2);
 	if (!ng)
 		return;
 	v = malloc(sizeof(*v) * ng * ns);

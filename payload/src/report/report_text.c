@@ -260,23 +260,11 @@ static void report_ops_table(FILE *out, struct result_doc *rs, int n)
 {
 	const char *names[RESULT_DOC_MAX_OPS * 4];
 	const struct result_doc_stat *f[64];
-	int nn = 0, i, s, o, j, any = 0;
+	int nn, i, s, j;
 	char h[64];
 
-	for (i = 0; i < n; i++)
-		for (s = 0; s < rs[i].nsteps; s++)
-			for (o = 0; o < rs[i].steps[s].nops; o++) {
-				for (j = 0; j < nn; j++)
-					if (strcmp(names[j],
-						   rs[i].steps[s].op_name[o])
-					    == 0)
-						break;
-				if (j == nn && nn < RESULT_DOC_MAX_OPS * 4)
-					names[nn++] =
-						rs[i].steps[s].op_name[o];
-				any = 1;
-			}
-	if (!any)
+	nn = result_doc_op_names(rs, n, names, RESULT_DOC_MAX_OPS * 4);
+	if (!nn)
 		return;
 	n = n < 64 ? n : 64;
 	fprintf(out,

@@ -1051,3 +1051,22 @@ const struct result_doc_step *result_doc_sm_at(const struct result_doc *r,
 
 	return s >= 0 && r->steps[s].sm_n ? &r->steps[s] : NULL;
 }
+
+int result_doc_op_names(const struct result_doc *rs, int n,
+			const char **names, int max)
+{
+	int nn = 0, i, s, o, j;
+
+	for (i = 0; i < n; i++)
+		for (s = 0; s < rs[i].nsteps; s++)
+			for (o = 0; o < rs[i].steps[s].nops; o++) {
+				const char *op = rs[i].steps[s].op_name[o];
+
+				for (j = 0; j < nn; j++)
+					if (strcmp(names[j], op) == 0)
+						break;
+				if (j == nn && nn < max)
+					names[nn++] = op;
+			}
+	return nn;
+}

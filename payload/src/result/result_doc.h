@@ -164,4 +164,10 @@ int result_doc_sm_steps(struct result_doc *rs, int n, const char **names,
 const struct result_doc_step *result_doc_sm_at(const struct result_doc *r,
 					       const char *name);
 
+/* The distinct names of the sql ops operations over rs[0..n), in the
+ * order they first appear, into names (pointers into rs, at most max).
+ * Returns how many. */
+int result_doc_op_names(const struct result_doc *rs, int n,
+			const char **names, int max);
+
 #endif

@@ -49,8 +49,9 @@ step clean
 	run http -t 1 -c {conc} -d {duration} --warmup {warmup} http://{server}{ok}
 SUITE
 
+# An open lab with no server agent: the client is told its target.
 netns_spawn c1 "$RUN_DIR/c1.log" $BB agent --role=client \
-	--controller 10.78.0.2 --once
+	--controller 10.78.0.2 --once --target 10.78.0.1
 netns_exec ctl $BB agent --role=controller --id ctl-errors \
 	--listen 10.78.0.2:7407 --suite "$RUN_DIR/errors.suite" \
 	--spool "$RUN_DIR/spool" --wait 20s >"$RUN_DIR/ctl.out" \
