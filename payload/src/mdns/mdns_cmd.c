@@ -1,7 +1,6 @@
 /* mdns/mdns_cmd.c: `benchboot mdns publish` and `benchboot mdns browse`,
  * the responder and the browser driven from the shell. */
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include "mdns/mdns_cmd.h"
 #include "mdns/mdns_responder.h"
 #include "mdns/mdns_socket.h"
+#include "lib/opt.h"
 #include "lib/util.h"
 
 static volatile sig_atomic_t mdns_stop;
@@ -191,65 +191,70 @@ static int mdns_publish_loop(struct mdns_responder *r, struct txt_in *tin,
 	return rc;
 }
 
+/* What `mdns publish`'s command line sets. */
+struct mdns_publish_cmdline {
+	struct mdns_service svc;
+	const char *txt[64];
+	size_t ntxt;
+	uint64_t port;
+	int txt_stdin;
+};
+
+/* --txt KEY=VALUE: one more (dst: the command line). */
+static int mdns_opt_txt(void *dst, const char *value, char *err,
+			size_t errlen)
+{
+	struct mdns_publish_cmdline *cl = dst;
+
+	if (cl->ntxt == 63)
+		return util_fail(err, errlen, -EINVAL, "more than 63 --txt");
+	cl->txt[cl->ntxt++] = value;
+	return 0;
+}
+
+#define MP(m) OPT_AT(struct mdns_publish_cmdline, m)
+
+static const struct opt mdns_publish_opts[] = {
+	{ .name = "name", .key = 'n', .kind = OPT_STR,
+	  .off = MP(svc.instance) },
+	{ .name = "port", .key = 'p', .kind = OPT_U64, .off = MP(port),
+	  .min = 1, .max = 65535, .bad = "--port '%s': want 1..65535" },
+	{ .name = "host", .key = 'H', .kind = OPT_STR, .off = MP(svc.host) },
+	{ .name = "type", .key = 't', .kind = OPT_STR, .off = MP(svc.type) },
+	{ .name = "if", .key = 'i', .kind = OPT_STR, .off = MP(svc.ifname) },
+	{ .name = "txt", .key = 'x', .kind = OPT_FN, .fn = mdns_opt_txt },
+	{ .name = "txt-stdin", .key = 's', .kind = OPT_FLAG,
+	  .off = MP(txt_stdin), .val = 1 },
+};
+
 static int mdns_publish_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "name", required_argument, NULL, 'n' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "type", required_argument, NULL, 't' },
-		{ "if", required_argument, NULL, 'i' },
-		{ "txt", required_argument, NULL, 'x' },
-		{ "txt-stdin", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct mdns_service svc = { 0 };
+	static const struct optset set = OPTSET("mdns", mdns_publish_opts,
+						mdns_usage);
+	static struct mdns_publish_cmdline cl;
+	struct mdns_service svc;
 	struct txt_in tin = { .fd = -1 };
-	const char *txt[64];
-	size_t ntxt = 0;
+	const char **txt = cl.txt;
 	struct mdns_responder *r;
 	struct sigaction sa;
 	struct mdns_stats st;
 	char err[512];
-	uint64_t port = 0;
-	int c, rc;
+	uint64_t port;
+	int argi, rc;
 
-	while ((c = getopt_long(argc, argv, "n:p:H:t:i:x:sh", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 's': tin.fd = 0; break;
-		case 'n': svc.instance = optarg; break;
-		case 'H': svc.host = optarg; break;
-		case 't': svc.type = optarg; break;
-		case 'i': svc.ifname = optarg; break;
-		case 'x':
-			if (ntxt == 63) {
-				util_err("mdns", EINVAL, "more than 63 --txt");
-				return 2;
-			}
-			txt[ntxt++] = optarg;
-			break;
-		case 'p':
-			if (util_parse_u64(optarg, 1, 65535, &port) != 0) {
-				util_err("mdns", EINVAL,
-					 "--port '%s': want 1..65535", optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			mdns_usage(stdout);
-			return 0;
-		default:
-			mdns_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc || !svc.instance || !port) {
+	memset(&cl, 0, sizeof(cl));
+	rc = opt_main(&set, &cl, argc, argv, &argi);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	svc = cl.svc;
+	port = cl.port;
+	if (cl.txt_stdin)
+		tin.fd = 0;
+	if (argi != argc || !svc.instance || !port) {
 		mdns_usage(stderr);
 		return 2;
 	}
-	txt[ntxt] = NULL;
+	txt[cl.ntxt] = NULL;
 	svc.txt = txt;
 	svc.port = (uint16_t)port;
 	r = mdns_responder_new(&svc, err, sizeof(err));
@@ -273,47 +278,46 @@ static int mdns_publish_main(int argc, char **argv)
 	return rc ? 1 : 0;
 }
 
+/* What `mdns browse`'s command line sets. */
+struct mdns_browse_cmdline {
+	uint64_t timeout;
+	const char *ifname;
+	int watch;
+};
+
+#define MB(m) OPT_AT(struct mdns_browse_cmdline, m)
+
+static const struct opt mdns_browse_opts[] = {
+	{ .name = "timeout", .key = 't', .kind = OPT_DUR, .off = MB(timeout),
+	  .max = 3600000000000ull,
+	  .bad = "--timeout '%s': want a duration up to 1h" },
+	{ .name = "if", .key = 'i', .kind = OPT_STR, .off = MB(ifname) },
+	{ .name = "watch", .key = 'w', .kind = OPT_FLAG, .off = MB(watch),
+	  .val = 1 },
+};
+
 static int mdns_browse_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ "if", required_argument, NULL, 'i' },
-		{ "watch", no_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const struct optset set = OPTSET("mdns", mdns_browse_opts,
+						mdns_usage);
 	static struct mdns_instance found[MDNS_BROWSER_MAX];
-	bool watch = false;
-	const char *ifname = NULL, *type = NULL;
-	uint64_t timeout = 3000000000u;
+	struct mdns_browse_cmdline cl = { .timeout = 3000000000u };
+	bool watch;
+	const char *ifname, *type = NULL;
+	uint64_t timeout;
 	char err[512];
 	size_t n, i;
-	int c, rc;
+	int argi, rc;
 
-	while ((c = getopt_long(argc, argv, "t:i:wh", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			if (util_parse_duration(optarg, &timeout) != 0 ||
-			    timeout > 3600000000000ull) {
-				util_err("mdns", EINVAL,
-					 "--timeout '%s': want a duration up to 1h",
-					 optarg);
-				return 2;
-			}
-			break;
-		case 'i': ifname = optarg; break;
-		case 'w': watch = true; break;
-		case 'h':
-			mdns_usage(stdout);
-			return 0;
-		default:
-			mdns_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc)
-		type = argv[optind++];
-	if (optind != argc) {
+	rc = opt_main(&set, &cl, argc, argv, &argi);
+	if (rc != 0)
+		return rc > 0 ? 0 : 2;
+	watch = cl.watch;
+	ifname = cl.ifname;
+	timeout = cl.timeout;
+	if (argi < argc)
+		type = argv[argi++];
+	if (argi != argc) {
 		mdns_usage(stderr);
 		return 2;
 	}
