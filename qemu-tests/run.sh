@@ -284,7 +284,14 @@ TOKEN=$(rand_hex)
 
 # The host side: the collector.  Relayed mail goes to the smtp-sink the
 # suite's relay step starts on a client (`sink PORT`), not to the host.
-ns_spawn "$RUN_DIR/collect.log" "$BENCHBOOT" collect \
+# As root it needs --user: nobody, the results directory made nobody's
+# (the token file is read before it drops).
+CU=
+if [ "$(id -u)" = 0 ]; then
+	chown nobody "$RUN_DIR/results"
+	CU="--user nobody"
+fi
+ns_spawn "$RUN_DIR/collect.log" "$BENCHBOOT" collect $CU \
 	--dir "$RUN_DIR/results" --listen "$LISTEN_IP:$COLLECT_PORT" \
 	--token-file "$RUN_DIR/token"
 

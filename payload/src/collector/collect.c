@@ -8,10 +8,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -932,15 +934,21 @@ static void collect_usage(FILE *out)
 		"         [--max-conns N] [--max-conns-per-peer N] [--timeout D]\n"
 		"         [--db mysql://USER@HOST[:PORT]/DB [--db-password-file F]\n"
 		"          [--db-retry D] [--regress-window N] [--regress-threshold PCT]]\n"
+		"         [--user NAME]\n"
 		"       benchboot collect --dir DIR --db URL [--db-password-file F] --reindex\n"
+		"         [--user NAME]\n"
 		"ADDR is required: 127.0.0.1 (this host only), an interface's address, or 0.0.0.0 / [::] (every address); beyond loopback --token (or --token-file) is required unless --no-token is given.\n"
-		"--db also records every stored result in MariaDB/MySQL (docs/collect.md); --reindex rebuilds those rows from DIR's files and exits.\n");
+		"--db also records every stored result in MariaDB/MySQL (docs/collect.md); --reindex rebuilds those rows from DIR's files and exits.\n"
+		"As root, --user NAME is required: the collector drops to that user once its socket is bound and its files are read (DIR must be writable by it).\n");
 }
 
 /* What collect_main reads from the command line besides the server. */
 struct collect_opts {
 	const char *listen, *token_file, *view_token_file, *db, *db_pass_file;
+	const char *user;		/* --user: who to drop to */
 	int no_token, loopback, reindex;
+	uid_t uid;			/* --user's, resolved up front */
+	gid_t gid;
 	char host[256];
 	int port;
 	char token[256], view_token[256];
@@ -1017,6 +1025,7 @@ static const struct opt collect_opt_tab[] = {
 	  .min = 100000000,
 	  .bad = "--db-retry '%s': expected a duration of at least 100ms (30s, 1m)" },
 	{ .name = "reindex", .kind = OPT_FLAG, .off = CO(reindex), .val = 1 },
+	{ .name = "user", .kind = OPT_STR, .off = CO(user) },
 	{ .name = "regress-window", .kind = OPT_UINT, .off = CS(window),
 	  .max = 1000, .bad = "--regress-window '%s': expected 0..1000" },
 	{ .name = "regress-threshold", .kind = OPT_FN, .off = CS(threshold),
@@ -1144,6 +1153,76 @@ static int collect_db(struct collect_srv *s, struct collect_opts *o)
 	return 0;
 }
 
+/* Root needs --user: a collector parses what anyone who can reach it
+ * uploads, and must not do that as root.  The user is resolved here, before
+ * anything is bound or read, so a wrong name costs nothing.  Returns 0 or
+ * the exit status (2). */
+static int collect_user(struct collect_opts *o)
+{
+	struct passwd *pw;
+
+	if (!o->user) {
+		if (geteuid() != 0)
+			return 0;
+		util_err("collect", EPERM, "running as root: give --user NAME, the user to drop to once the socket is bound and the files are read (e.g. --user nobody, with --dir writable by it; docs/collect.md)");
+		return 2;
+	}
+	errno = 0;
+	pw = getpwnam(o->user);
+	if (!pw) {
+		util_err("collect", errno ? errno : ENOENT,
+			 "--user %s: no such user", o->user);
+		return 2;
+	}
+	if (pw->pw_uid == 0) {
+		util_err("collect", EINVAL, "--user %s: that is root; name the user to drop to",
+			 o->user);
+		return 2;
+	}
+	if (geteuid() != 0 && pw->pw_uid != geteuid()) {
+		util_err("collect", EPERM, "--user %s: only root can become another user",
+			 o->user);
+		return 2;
+	}
+	o->uid = pw->pw_uid;
+	o->gid = pw->pw_gid;
+	return 0;
+}
+
+/* Becomes --user for good (groups: its own only), then checks that it can
+ * write the store.  Called once the socket is bound and the token and
+ * password files are read.  Returns 0 or the exit status (1). */
+static int collect_drop(const struct collect_srv *s,
+			const struct collect_opts *o)
+{
+	if (!o->user)
+		return 0;
+	if (geteuid() != 0)
+		return 0;	/* --user named the caller: nothing to drop */
+	if (setgroups(1, &o->gid) != 0 || setgid(o->gid) != 0 ||
+	    setuid(o->uid) != 0) {
+		util_err("collect", errno, "--user %s: cannot drop to uid %u gid %u: %s",
+			 o->user, (unsigned)o->uid, (unsigned)o->gid,
+			 strerror(errno));
+		return 1;
+	}
+	/* For good: no way back. */
+	if (setuid(0) == 0) {
+		util_err("collect", EPERM, "--user %s: root could be taken back after dropping to it",
+			 o->user);
+		return 1;
+	}
+	if (access(s->dir, W_OK | X_OK) != 0) {
+		util_err("collect", errno, "--dir %s: not writable by --user %s (uid %u): %s; make the directory that user's (chown %s %s) or give another --user",
+			 s->dir, o->user, (unsigned)o->uid, strerror(errno),
+			 o->user, s->dir);
+		return 1;
+	}
+	collect_log("running as user %s (uid %u, gid %u)", o->user,
+		    (unsigned)o->uid, (unsigned)o->gid);
+	return 0;
+}
+
 /* --reindex: every row out, every file in again.  Exit 0, or 1 when the
  * database failed. */
 static int collect_reindex(struct collect_srv *s)
@@ -1191,6 +1270,8 @@ static int collect_serve(struct collect_srv *s, struct collect_opts *o)
 			 strerror(-lfd));
 		goto out;
 	}
+	if (collect_drop(s, o) != 0)
+		goto out_fd;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
@@ -1249,7 +1330,14 @@ int collect_main(int argc, char **argv)
 		collect_usage(stderr);
 		return 2;
 	}
-	rc = collect_db(s, o);
+	rc = collect_user(o);
+	if (rc == 0)
+		rc = collect_db(s, o);
+	if (rc == 0 && o->reindex) {
+		rc = collect_drop(s, o);
+		if (rc != 0)
+			resultdb_free(s->store);
+	}
 	if (rc != 0 || o->reindex)
 		return rc ? rc : collect_reindex(s);
 	rc = collect_check(s, o);

@@ -47,7 +47,8 @@ fi
 # The collector, with a token.
 mkdir -p "$RUN_DIR/collected"
 netns_spawn col "$RUN_DIR/collect.log" $BB collect --dir "$RUN_DIR/collected" \
-	--listen 10.77.0.3:8080 --token s3cret
+	--listen 10.77.0.3:8080 --token s3cret \
+	$(collect_user "$RUN_DIR/collected")
 check "collector up" wait_for 10 netns_exec col curl -sf \
 	-H 'Authorization: Bearer s3cret' http://10.77.0.3:8080/
 

@@ -91,7 +91,8 @@ check "the checkpoint is a valid partial result" jqt \
 id=$(jq -r .id "$cp")
 mkdir -p "$RUN_DIR/collected"
 netns_spawn col "$RUN_DIR/collect.log" $BB collect \
-	--dir "$RUN_DIR/collected" --listen 10.77.0.3:8080 --token tk
+	--dir "$RUN_DIR/collected" --listen 10.77.0.3:8080 --token tk \
+	$(collect_user "$RUN_DIR/collected")
 wait_for 10 netns_exec col curl -sf -H 'Authorization: Bearer tk' \
 	http://10.77.0.3:8080/
 UP="--upload http://10.77.0.3:8080/results/ --token tk"

@@ -11,10 +11,13 @@ trap servers_stop EXIT
 
 D=$RUN_DIR/store
 mkdir -p "$D"
+# As root the collector needs --user: nobody, its store made nobody's.
+CU=$(collect_user "$D")
 PORT=$(free_port)
-$BB collect --dir "$D" --listen 127.0.0.1:$PORT --token tok \
+$BB collect $CU --dir "$D" --listen 127.0.0.1:$PORT --token tok \
 	--max-size 100k 2>"$RUN_DIR/collect.log" &
-SERVER_PIDS="$SERVER_PIDS $!"
+COL=$!
+SERVER_PIDS="$SERVER_PIDS $COL"
 U=http://127.0.0.1:$PORT
 check "collector up" wait_for 10 curl -s -o /dev/null $U/
 
@@ -78,7 +81,7 @@ Bearer tok' $U/results/r1.json | cmp - $RUN_DIR/r1.json"
 printf 'view\n' >"$RUN_DIR/view"
 printf 'tok\n' >"$RUN_DIR/tok"
 VPORT=$(free_port)
-$BB collect --dir "$D" --listen 127.0.0.1:$VPORT --token tok \
+$BB collect $CU --dir "$D" --listen 127.0.0.1:$VPORT --token tok \
 	--view-token-file "$RUN_DIR/view" 2>"$RUN_DIR/collect-view.log" &
 SERVER_PIDS="$SERVER_PIDS $!"
 V=http://127.0.0.1:$VPORT
@@ -100,12 +103,36 @@ check "viewer: a 401 to a GET asks for Basic credentials" sh -c \
 check_eq "viewer: the agents' Bearer token still opens all: 200" \
 	"$(vcode -H 'Authorization: Bearer tok' $V/)" 200
 VPORT2=$(free_port)
-timeout 10 $BB collect --dir "$D" --listen 127.0.0.1:$VPORT2 --token tok \
+timeout 10 $BB collect $CU --dir "$D" --listen 127.0.0.1:$VPORT2 --token tok \
 	--view-token-file "$RUN_DIR/tok" 2>"$RUN_DIR/same.err"
 check_eq "a viewer token equal to the upload token: usage error" "$?" 2
 check "... saying so" grep -q "holds the upload token" "$RUN_DIR/same.err"
-timeout 10 $BB collect --dir "$D" --listen 127.0.0.1:$VPORT2 \
+timeout 10 $BB collect $CU --dir "$D" --listen 127.0.0.1:$VPORT2 \
 	--view-token-file "$RUN_DIR/view" 2>"$RUN_DIR/alone.err"
 check_eq "a viewer token without an upload token: usage error" "$?" 2
 check "... saying so" grep -q "beside --token" "$RUN_DIR/alone.err"
+
+# Root: refused without --user; with it the collector runs as that user,
+# and a store that user cannot write is refused, saying so.
+if [ "$(id -u)" = 0 ]; then
+	check_eq "it runs as --user nobody" "$(ps -o user= -p $COL)" nobody
+	timeout 10 $BB collect --dir "$D" --listen 127.0.0.1:$VPORT2 \
+		--token tok 2>"$RUN_DIR/root.err"
+	check_eq "as root without --user: usage error" "$?" 2
+	check "... saying so" grep -q "running as root: give --user NAME" \
+		"$RUN_DIR/root.err"
+	timeout 10 $BB collect --user no-such-user-630 --dir "$D" \
+		--listen 127.0.0.1:$VPORT2 --token tok 2>"$RUN_DIR/nouser.err"
+	check_eq "--user naming no user: usage error" "$?" 2
+	check "... saying so" grep -q "no-such-user-630: no such user" \
+		"$RUN_DIR/nouser.err"
+	mkdir -p "$RUN_DIR/rootstore"
+	timeout 10 $BB collect --user nobody --dir "$RUN_DIR/rootstore" \
+		--listen 127.0.0.1:$VPORT2 --token tok 2>"$RUN_DIR/unwritable.err"
+	check_eq "a store --user cannot write: exit 1" "$?" 1
+	check "... saying so" grep -q \
+		"rootstore: not writable by --user nobody" "$RUN_DIR/unwritable.err"
+else
+	skip "--user: not root"
+fi
 tap_done

@@ -15,8 +15,10 @@ LORIS=
 
 D=$RUN_DIR/store
 mkdir -p "$D"
+# As root the collector needs --user: nobody, its store made nobody's.
+CU=$(collect_user "$D")
 PORT=$(free_port)
-$BB collect --dir "$D" --listen 127.0.0.1:$PORT --token tok \
+$BB collect $CU --dir "$D" --listen 127.0.0.1:$PORT --token tok \
 	--max-size 100k --max-conns 10 --max-conns-per-peer 7 --timeout 3s \
 	2>"$RUN_DIR/collect.log" &
 SERVER_PIDS="$SERVER_PIDS $!"
@@ -158,7 +160,7 @@ check "total refusal logged" grep -q \
 has() { printf '%s\n' "$1" | grep -q "$2"; }
 # start ARGS...: the collector's exit status and first message line.
 start() {
-	timeout 5 $BB collect --dir "$D" "$@" 2>"$RUN_DIR/start.err"
+	timeout 5 $BB collect $CU --dir "$D" "$@" 2>"$RUN_DIR/start.err"
 	echo "$? $(head -1 "$RUN_DIR/start.err")"
 }
 P2=$(free_port)
@@ -173,7 +175,7 @@ check "--token with --no-token refused" has "$r" '^2 '
 r=$(start --listen 127.0.0.1:$P2 --token-file /nonexistent)
 check "missing --token-file refused" has "$r" '^1 '
 echo s3cret >"$RUN_DIR/tokfile"
-$BB collect --dir "$D" --listen 0.0.0.0:$P2 --token-file "$RUN_DIR/tokfile" \
+$BB collect $CU --dir "$D" --listen 0.0.0.0:$P2 --token-file "$RUN_DIR/tokfile" \
 	2>"$RUN_DIR/tf.log" &
 SERVER_PIDS="$SERVER_PIDS $!"
 check "--token-file: token required" wait_for 10 sh -c "curl -s -o /dev/null \
@@ -182,7 +184,7 @@ check_eq "--token-file: the file's token works" "$(curl -s -o /dev/null \
 	-w '%{http_code}' -H 'Authorization: Bearer s3cret' \
 	http://127.0.0.1:$P2/)" 200
 P3=$(free_port)
-$BB collect --dir "$D" --listen 0.0.0.0:$P3 --no-token 2>"$RUN_DIR/nt.log" &
+$BB collect $CU --dir "$D" --listen 0.0.0.0:$P3 --no-token 2>"$RUN_DIR/nt.log" &
 SERVER_PIDS="$SERVER_PIDS $!"
 check "--no-token on every address starts, and says so" wait_for 10 \
 	grep -q "no token: anyone who reaches it may upload" "$RUN_DIR/nt.log"

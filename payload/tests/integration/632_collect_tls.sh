@@ -45,8 +45,10 @@ WRONG=$(pin_of "$T/other.pem")
 
 D=$RUN_DIR/store
 mkdir -p "$D"
+# As root the collector needs --user: nobody, its store made nobody's.
+CU=$(collect_user "$D")
 CPORT=$(free_port)
-$BB collect --dir "$D" --listen 127.0.0.1:$CPORT --token tok \
+$BB collect $CU --dir "$D" --listen 127.0.0.1:$CPORT --token tok \
 	2>"$RUN_DIR/collect.log" &
 SERVER_PIDS="$SERVER_PIDS $!"
 check "collector up" wait_for 10 curl -s -o /dev/null http://127.0.0.1:$CPORT/

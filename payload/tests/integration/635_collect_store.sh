@@ -30,11 +30,13 @@ count() { $M -e "SELECT COUNT(*) FROM $1 ${2:-}"; }
 runs() { [ "$(count bb_runs)" = "$1" ]; }
 D=$RUN_DIR/store
 mkdir -p "$D"
+# As root the collector needs --user: nobody, its store made nobody's.
+CU=$(collect_user "$D")
 echo bench >"$RUN_DIR/pw"
 DB="--db mysql://bench@127.0.0.1:$MARIADB_PORT/bench --db-password-file $RUN_DIR/pw"
 PORT=$(free_port)
 U=http://127.0.0.1:$PORT
-$BB collect --dir "$D" --listen 127.0.0.1:$PORT $DB --db-retry 1s \
+$BB collect $CU --dir "$D" --listen 127.0.0.1:$PORT $DB --db-retry 1s \
 	>"$RUN_DIR/console" 2>"$RUN_DIR/log" &
 SERVER_PIDS="$SERVER_PIDS $!"
 check "collector up" wait_for 10 curl -s -o /dev/null $U/
@@ -133,7 +135,7 @@ dump() {
 		partial, file, bytes, error FROM bb_runs ORDER BY id"
 }
 dump >"$RUN_DIR/before"
-$BB collect --dir "$D" $DB --reindex 2>"$RUN_DIR/reindex.log" \
+$BB collect $CU --dir "$D" $DB --reindex 2>"$RUN_DIR/reindex.log" \
 	>"$RUN_DIR/reindex.out"
 check_eq "--reindex exits 0" "$?" 0
 check "it indexed the nine files" grep -q "9 results indexed" \
@@ -150,7 +152,7 @@ check_eq "a server_identity: the server key and the whole object" \
 # --- a version 1 database migrates forward ----------------------------------------
 $M -e "ALTER TABLE bb_runs DROP COLUMN server_identity;
 	DELETE FROM bb_schema WHERE version = 2"
-$BB collect --dir "$D" $DB --reindex 2>"$RUN_DIR/migrate.log"
+$BB collect $CU --dir "$D" $DB --reindex 2>"$RUN_DIR/migrate.log"
 check_eq "--reindex on a version 1 database: exit 0" "$?" 0
 check_eq "  migrated: versions 1,2" "$($M -e \
 	'SELECT GROUP_CONCAT(version ORDER BY version) FROM bb_schema')" 1,2
@@ -236,11 +238,11 @@ $BB report $DB --dir "$D" --host nobody --quiet 2>"$RUN_DIR/none.err"
 check_eq "  a selection of nothing: exit 1" "$?" 1
 
 # --- refusals ---------------------------------------------------------------------------
-$BB collect --dir "$D" --db "mysql://bench@127.0.0.1:0/bench" --reindex \
+$BB collect $CU --dir "$D" --db "mysql://bench@127.0.0.1:0/bench" --reindex \
 	2>"$RUN_DIR/bad.log"
 check_eq "a bad --db URL: usage error" "$?" 2
 $M -e "INSERT INTO bb_schema VALUES (99, UTC_TIMESTAMP())"
-$BB collect --dir "$D" $DB --reindex 2>"$RUN_DIR/newer.log"
+$BB collect $CU --dir "$D" $DB --reindex 2>"$RUN_DIR/newer.log"
 check_eq "a newer schema: exit 1" "$?" 1
 check "saying so" grep -q "schema version 99 is newer" "$RUN_DIR/newer.log"
 tap_done

@@ -24,11 +24,13 @@ fi
 M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B bench"
 D=$RUN_DIR/store
 mkdir -p "$D"
+# As root the collector needs --user: nobody, its store made nobody's.
+CU=$(collect_user "$D")
 echo bench >"$RUN_DIR/pw"
 PORT=$(free_port)
 U=http://127.0.0.1:$PORT
 start() {
-	$BB collect --dir "$D" --listen 127.0.0.1:$PORT \
+	$BB collect $CU --dir "$D" --listen 127.0.0.1:$PORT \
 		--db "mysql://bench@127.0.0.1:$MARIADB_PORT/bench" \
 		--db-password-file "$RUN_DIR/pw" --db-retry 1s \
 		>>"$RUN_DIR/console" 2>>"$RUN_DIR/log" &

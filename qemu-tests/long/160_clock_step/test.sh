@@ -129,7 +129,13 @@ qt_stop
 ip -n "$QT_NS" addr add 10.0.2.2/32 dev lo
 cp "$QT_DIR/clock.suite" "$QT_DIR/www/"
 mkdir -p "$QT_DIR/collected"
-$X "$BENCHBOOT" collect --dir "$QT_DIR/collected" \
+# As root the collector needs --user: nobody, its store made nobody's.
+CU=
+if [ "$(id -u)" = 0 ]; then
+	chown nobody "$QT_DIR/collected"
+	CU="--user nobody"
+fi
+$X "$BENCHBOOT" collect --dir "$QT_DIR/collected" $CU \
 	--listen 127.0.0.1:8081 --token tk >"$QT_DIR/collect.log" 2>&1 &
 QT_PIDS="$QT_PIDS $!"
 $X "$BENCHBOOT" agent --role=client --id clk-cl --once \

@@ -54,7 +54,13 @@ step http
 SUITE
 $X busybox httpd -f -p 8080 -h "$QT_DIR/www" &
 QT_PIDS="$QT_PIDS $!"
-$X "$BENCHBOOT" collect --dir "$QT_DIR/collected" \
+# As root the collector needs --user: nobody, its store made nobody's.
+CU=
+if [ "$(id -u)" = 0 ]; then
+	chown nobody "$QT_DIR/collected"
+	CU="--user nobody"
+fi
+$X "$BENCHBOOT" collect --dir "$QT_DIR/collected" $CU \
 	--listen 127.0.0.1:8081 --token tk >"$QT_DIR/collect.log" 2>&1 &
 QT_PIDS="$QT_PIDS $!"
 $X "$BENCHBOOT" agent --role=client --id cut-cl \
