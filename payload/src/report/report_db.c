@@ -3,7 +3,6 @@
  * trend page is drawn from the index's figures with the report's charts
  * (report_html_trend), the same page the collector serves at /ui/trend. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/opt.h"
 #include "lib/util.h"
 #include "report/report_db.h"
 #include "report/report_html.h"
@@ -168,7 +168,7 @@ int report_db_trend(FILE *f, struct resultdb *st,
 struct report_db_opts {
 	const char *db, *pass_file, *dir, *trend;
 	struct resultdb_filter flt;	/* into argv: NULL or "" is any */
-	int limit;
+	unsigned limit;
 	struct report_db_sel *sel;	/* the file mode's command line */
 };
 
@@ -195,63 +195,94 @@ static int report_db_sel_row(void *arg, const struct resultdb_runrow *r)
 	return 0;
 }
 
-/* One of our options into o (the file mode's go to o->sel).  Returns 0
- * or 2 (usage). */
-static int report_db_opt(int c, const char *arg, struct report_db_opts *o,
-			 const struct option *lo, int li)
+/* A filter value: at most REPORT_DB_VAL_MAX bytes (dates: 10). */
+static int report_db_val(void *dst, const char *value, char *err,
+			 size_t errlen)
 {
-	static const struct { int c; size_t off, max; } f[] = {
-		{ 'o', offsetof(struct resultdb_filter, host),
-		  REPORT_DB_VAL_MAX },
-		{ 's', offsetof(struct resultdb_filter, suite),
-		  REPORT_DB_VAL_MAX },
-		{ 'v', offsetof(struct resultdb_filter, version),
-		  REPORT_DB_VAL_MAX },
-		{ 'g', offsetof(struct resultdb_filter, digest),
-		  REPORT_DB_VAL_MAX },
-		{ 'e', offsetof(struct resultdb_filter, server),
-		  REPORT_DB_VAL_MAX },
-		{ 'F', offsetof(struct resultdb_filter, from), 10 },
-		{ 'T', offsetof(struct resultdb_filter, to), 10 },
-	};
-	struct report_db_sel *sel = o->sel;
-	size_t i;
-	uint64_t v;
+	const char **to = dst;
 
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (f[i].c == c) {
-			if (strlen(arg) > f[i].max)
-				break;
-			*(const char **)((char *)&o->flt + f[i].off) = arg;
-			return 0;
-		}
-	switch (c) {
-	case 'D': o->db = arg; return 0;
-	case 'P': o->pass_file = arg; return 0;
-	case 'd': o->dir = arg; return 0;
-	case 't': o->trend = arg; return 0;
-	case 'l':
-		if (util_parse_u64(arg, 1, 10000, &v) != 0)
-			break;
-		o->limit = (int)v;
-		return 0;
-	case 'H': case 'C': case 'f': case 'q':
-		sel->argv[sel->argc++] = (char *)(c == 'H' ? "--html" :
-			c == 'C' ? "--csv" : c == 'f' ? "--force" : "--quiet");
-		if (arg)
-			sel->argv[sel->argc++] = (char *)arg;
-		return 0;
-	}
-	if (i < sizeof(f) / sizeof(f[0]) || c == 'l')
-		util_err("report", EINVAL, "--%s '%s': too long or out of range",
-			 lo[li].name, arg);
-	else
-		fputs("usage: benchboot report --db URL [--db-password-file F] --dir DIR\n"
-		      "         [--host H] [--suite S --version V] [--digest D] [--server X]\n"
-		      "         [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit N]\n"
-		      "         [--trend OUT.html | --html OUT] [--csv OUT] [--force] [--quiet]\n",
-		      stderr);
-	return 2;
+	if (strlen(value) > REPORT_DB_VAL_MAX)
+		return -EINVAL;
+	*to = value;
+	return 0;
+}
+
+static int report_db_date(void *dst, const char *value, char *err,
+			  size_t errlen)
+{
+	const char **to = dst;
+
+	if (strlen(value) > 10)
+		return -EINVAL;
+	*to = value;
+	return 0;
+}
+
+/* --html, --csv, --force, --quiet belong to the file mode: passed on in
+ * its command line (dst: the options' sel), with their value. */
+static int report_db_pass(struct report_db_sel *sel, const char *name,
+			  const char *value)
+{
+	sel->argv[sel->argc++] = (char *)name;
+	if (value)
+		sel->argv[sel->argc++] = (char *)value;
+	return 0;
+}
+
+static int report_db_html(void *dst, const char *v, char *e, size_t el)
+{
+	return report_db_pass(*(struct report_db_sel **)dst, "--html", v);
+}
+
+static int report_db_csv(void *dst, const char *v, char *e, size_t el)
+{
+	return report_db_pass(*(struct report_db_sel **)dst, "--csv", v);
+}
+
+static int report_db_force(void *dst, const char *v, char *e, size_t el)
+{
+	return report_db_pass(*(struct report_db_sel **)dst, "--force", v);
+}
+
+static int report_db_quiet(void *dst, const char *v, char *e, size_t el)
+{
+	return report_db_pass(*(struct report_db_sel **)dst, "--quiet", v);
+}
+
+#define RDB(m) OPT_AT(struct report_db_opts, m)
+#define RDB_FLT(nm, m, f) { .name = (nm), .kind = OPT_FN, \
+	.off = RDB(flt.m), .fn = (f) }
+static const struct opt report_db_opt_tab[] = {
+	{ .name = "db", .kind = OPT_STR, .off = RDB(db) },
+	{ .name = "db-password-file", .kind = OPT_STR, .off = RDB(pass_file) },
+	{ .name = "dir", .kind = OPT_STR, .off = RDB(dir) },
+	RDB_FLT("host", host, report_db_val),
+	RDB_FLT("suite", suite, report_db_val),
+	RDB_FLT("version", version, report_db_val),
+	RDB_FLT("digest", digest, report_db_val),
+	RDB_FLT("server", server, report_db_val),
+	RDB_FLT("from", from, report_db_date),
+	RDB_FLT("to", to, report_db_date),
+	{ .name = "limit", .kind = OPT_UINT, .off = RDB(limit), .min = 1,
+	  .max = 10000 },
+	{ .name = "trend", .kind = OPT_STR, .off = RDB(trend) },
+	{ .name = "html", .kind = OPT_FN, .off = RDB(sel),
+	  .fn = report_db_html },
+	{ .name = "csv", .kind = OPT_FN, .off = RDB(sel),
+	  .fn = report_db_csv },
+	{ .name = "force", .key = 'f', .kind = OPT_FN0, .off = RDB(sel),
+	  .fn = report_db_force },
+	{ .name = "quiet", .key = 'q', .kind = OPT_FN0, .off = RDB(sel),
+	  .fn = report_db_quiet },
+};
+
+static void report_db_usage(FILE *out)
+{
+	fputs("usage: benchboot report --db URL [--db-password-file F] --dir DIR\n"
+	      "         [--host H] [--suite S --version V] [--digest D] [--server X]\n"
+	      "         [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit N]\n"
+	      "         [--trend OUT.html | --html OUT] [--csv OUT] [--force] [--quiet]\n",
+	      out);
 }
 
 /* The selection's trend page into o->trend. */
@@ -316,7 +347,7 @@ static int report_db_select(struct report_db_opts *o, struct resultdb **st)
 	}
 	*st = resultdb_new(&u, 5);
 	memset(u.pass, 0, sizeof(u.pass));
-	if (!*st || resultdb_runs(*st, &o->flt, o->limit, report_db_sel_row,
+	if (!*st || resultdb_runs(*st, &o->flt, (int)o->limit, report_db_sel_row,
 				  o, err, sizeof(err)) != 0) {
 		util_err("report", EIO, "%s", *st ? err : "out of memory");
 		return 1;
@@ -335,28 +366,14 @@ static int report_db_select(struct report_db_opts *o, struct resultdb **st)
 
 int report_db_main(int argc, char **argv, struct report_db_sel *sel)
 {
-	static const struct option lo[] = {
-		{ "db", required_argument, 0, 'D' },
-		{ "db-password-file", required_argument, 0, 'P' },
-		{ "dir", required_argument, 0, 'd' },
-		{ "host", required_argument, 0, 'o' },
-		{ "suite", required_argument, 0, 's' },
-		{ "version", required_argument, 0, 'v' },
-		{ "digest", required_argument, 0, 'g' },
-		{ "server", required_argument, 0, 'e' },
-		{ "from", required_argument, 0, 'F' },
-		{ "to", required_argument, 0, 'T' },
-		{ "limit", required_argument, 0, 'l' },
-		{ "trend", required_argument, 0, 't' },
-		{ "html", required_argument, 0, 'H' },
-		{ "csv", required_argument, 0, 'C' },
-		{ "force", no_argument, 0, 'f' },
-		{ "quiet", no_argument, 0, 'q' },
-		{ 0, 0, 0, 0 },
+	static const struct optset set = {
+		"report", report_db_opt_tab,
+		sizeof(report_db_opt_tab) / sizeof(report_db_opt_tab[0]),
+		"'%s' in '%s': too long or out of range", report_db_usage,
 	};
 	struct report_db_opts o = { .limit = 20, .sel = sel };
 	struct resultdb *st = NULL;
-	int c, li, rc = 2;
+	int argi, rc = 2;
 
 	*sel = (struct report_db_sel){ .first = INT_MAX };
 	/* Options, then at most --limit files. */
@@ -364,12 +381,18 @@ int report_db_main(int argc, char **argv, struct report_db_sel *sel)
 	if (!sel->argv)
 		return 1;
 	sel->argv[sel->argc++] = argv[0];
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "fq", lo, &li)) != -1)
-		if (c == '?' || report_db_opt(c, optarg, &o, lo, li) != 0)
-			goto out;
+	rc = opt_main(&set, &o, argc, argv, &argi);
+	if (rc == 1) {
+		report_db_free(sel);	/* --help: nothing to render */
+		return 0;
+	}
+	if (rc != 0) {
+		rc = 2;
+		goto out;
+	}
+	rc = 2;
 	sel->first = sel->argc;
-	if (optind != argc || !o.dir || !o.db) {
+	if (argi != argc || !o.dir || !o.db) {
 		util_err("report", EINVAL, "--db selects from the collector's database: give --dir DIR (its files) and no file names");
 		goto out;
 	}
