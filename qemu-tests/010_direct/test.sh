@@ -17,6 +17,8 @@ qt_start direct -kernel "$IMAGES/vmlinuz" \
 if qt_ready controller direct-1 30; then
 	check_eq "direct boot: DHCP address from QEMU's user network" \
 		"$(qt_ip)" 10.0.2.15
+	check_eq "direct boot: every NIC has its driver: no BENCHBOOT-NIC line" \
+		"$(grep -ac '^BENCHBOOT-NIC ' "$QT_LOG")" 0
 	check "direct boot: the role got the parsed configuration" \
 		qt_wait "(placeholder role.* role=controller id=direct-1 .*suite=nosuch-suite|^benchboot agent: .*nosuch-suite)" 10
 	check "direct boot: the role ended and /init powers off" \

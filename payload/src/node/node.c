@@ -310,6 +310,32 @@ void node_relay_route(const char *sink)
 		waitpid(pid, NULL, 0);
 }
 
+/* What the image's role found missing at boot (initramfs
+ * lib/benchboot/nics.sh: a network controller with no driver, a firmware
+ * file not found), one string a line, as "nics_missing"; absent when
+ * nothing was, or off the image.  At most NODE_NICS_MAX lines. */
+static void node_nics_missing(cJSON *o)
+{
+	char line[512];
+	cJSON *a = NULL;
+	FILE *f = fopen(NODE_NICS_MISSING, "re");
+	int n = 0;
+
+	while (f && n < NODE_NICS_MAX && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (!line[0])
+			continue;
+		if (!a)
+			a = cJSON_AddArrayToObject(o, "nics_missing");
+		if (!a)
+			break;
+		cJSON_AddItemToArray(a, cJSON_CreateString(line));
+		n++;
+	}
+	if (f)
+		fclose(f);
+}
+
 cJSON *node_hostinfo(const char *id, const char *role)
 {
 	char line[512], cpu[256];
@@ -336,5 +362,6 @@ cJSON *node_hostinfo(const char *id, const char *role)
 		cJSON_AddStringToObject(o, "image_release", line);
 	cJSON_AddStringToObject(o, "image_digest", version_image_digest());
 	node_server_versions(o);
+	node_nics_missing(o);
 	return o;
 }

@@ -40,9 +40,15 @@ void node_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * 0, or -ENODEV when no interface has a MAC (id is then "ROLE-HOSTNAME"). */
 int node_identity(const char *role, char *id, size_t idlen);
 
+/* What the image's boot found missing: one line per network controller
+ * with no driver or firmware file not found (initramfs nics.sh). */
+#define NODE_NICS_MISSING "/run/benchboot/nics-missing"
+#define NODE_NICS_MAX 32
+
 /* This host for the result's environment: id, role, arch, cpu model,
- * cpus, mem_kb, kernel, image version, pinned inputs, and the server
- * stack's versions when server-start recorded them.  New object, caller
+ * cpus, mem_kb, kernel, image version, pinned inputs, the server
+ * stack's versions when server-start recorded them, and nics_missing
+ * when the boot found a NIC it could not drive.  New object, caller
  * owns; NULL on out of memory. */
 cJSON *node_hostinfo(const char *id, const char *role);
 
