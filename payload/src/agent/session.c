@@ -258,6 +258,13 @@ err_out:
 	return rc;
 }
 
+/* How a step's process is started: session_proc_spawn.  The one seam of
+ * fuzz_session (which includes this file): it puts a stand-in here that
+ * checks what would be forked and exec'd, and forks nothing. */
+static int (*session_spawn)(struct session_proc *p, const cJSON *argv,
+			    int64_t start_at, uint64_t budget_ms) =
+	session_proc_spawn;
+
 /* The step's deadline: its timeout past start_at (agent clock). */
 static void session_step_deadline(struct session_step *r, int64_t start_at)
 {
@@ -295,8 +302,8 @@ static int session_step_start(struct session_step *r, const struct control_msg *
 					     cJSON_Duplicate(pv, 1));
 			continue;
 		}
-		rc = session_proc_spawn(&r->procs[r->nprocs], pv, m->start_at,
-					budget_ms);
+		rc = session_spawn(&r->procs[r->nprocs], pv, m->start_at,
+				   budget_ms);
 		if (rc != 0)
 			return rc;
 		r->nprocs++;
@@ -344,7 +351,7 @@ static int session_step_go(struct session_step *r, int64_t start_at)
 	cJSON_ArrayForEach(pv, r->later) {
 		if (r->nprocs == SESSION_MAX_PROCS)
 			return -E2BIG;
-		rc = session_proc_spawn(&r->procs[r->nprocs], pv, start_at, 0);
+		rc = session_spawn(&r->procs[r->nprocs], pv, start_at, 0);
 		if (rc != 0)
 			return rc;
 		r->nprocs++;

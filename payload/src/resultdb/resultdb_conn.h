@@ -86,6 +86,24 @@ struct resultdb_col {
 /* The row callback of resultdb_run: 0 to go on, else stop with it. */
 typedef int (*resultdb_row_fn)(void *arg, struct resultdb_col *c);
 
+/* Where a handle of resultdb_new_exec() sends each statement: sql and
+ * its n values as they would be bound for the server (each string cut to
+ * its max bytes as valid UTF-8, in a copy valid for the call; a double
+ * that is not finite as SV_NULL); with nc > 0 it may fill c and call row
+ * (rarg) per row.  Returns 0 or as resultdb_run(), err filled. */
+typedef int (*resultdb_exec_fn)(void *arg, const char *sql,
+				const struct resultdb_val *v, int n,
+				struct resultdb_col *c, int nc,
+				resultdb_row_fn row, void *rarg, char *err,
+				size_t errlen);
+
+/* A handle with no server: resultdb_connect() succeeds at once and every
+ * statement goes to fn (with arg) instead.  The seam through which a test
+ * or fuzz target (fuzz_resultdb) sees every row the index would write;
+ * production never makes one.  NULL when out of memory; freed with
+ * resultdb_free(). */
+struct resultdb *resultdb_new_exec(resultdb_exec_fn fn, void *arg);
+
 /* Prepares sql (a string literal: statements are kept prepared by its
  * address), binds the n values v (each string cut to its max bytes as
  * valid UTF-8), executes it and, with nc > 0, calls row for every row

@@ -32,3 +32,27 @@ FUZZ_TARGETS += ident
 fuzz_ident_SRCS := ident/ident_parse.c lib/util.c
 FUZZ_TARGETS += webui_query
 fuzz_webui_query_SRCS := collector/webui_query.c lib/util.c
+# The result index, with no server (resultdb_new_exec()): mysql.h for its
+# types from the sysroot (built with the payload's connector), the host's
+# connector (libmariadb3, which the tests' mariadb-client brings) for the
+# symbols resultdb_conn.c names; none of them is called.
+FUZZ_TARGETS += resultdb
+fuzz_resultdb_SRCS := resultdb/resultdb_index.c resultdb/resultdb_regress.c \
+	resultdb/resultdb_conn.c load/sql/sql_conn.c load/sql/mysql_wire.c \
+	result/result_doc.c result/result.c lib/hist.c lib/json_int.c \
+	lib/repeat_stats.c lib/hostport.c lib/util.c
+$(PAYLOAD_BUILD)/fuzz/fuzz_resultdb: FUZZ_CFLAGS += \
+	-I$(SYSROOT)/include/mariadb -lcjson -l:libmariadb.so.3 -lm
+$(PAYLOAD_BUILD)/fuzz/fuzz_resultdb: | $(MARIADB_LIB)
+# An agent's run handling up to the fork (fuzz_session.c includes
+# agent/session.c and stands in for the modules below it).
+FUZZ_TARGETS += session
+fuzz_session_SRCS := proto/control.c proto/auth.c agent/policy.c lib/opt.c \
+	lib/json_int.c lib/hostport.c lib/util.c
+$(PAYLOAD_BUILD)/fuzz/fuzz_session: FUZZ_CFLAGS += -lcjson -lmbedcrypto
+# fuzz_session.c includes agent/session.c (its statics): an empty object
+# rebuilt whenever session.c changes, so that the fuzzer is too.
+$(PAYLOAD_BUILD)/fuzz/fuzz_session: $(PAYLOAD_BUILD)/fuzz/session_c.o
+$(PAYLOAD_BUILD)/fuzz/session_c.o: payload/src/agent/session.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) -c -x c /dev/null -o $@
