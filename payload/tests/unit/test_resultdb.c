@@ -1,11 +1,15 @@
 /* test_resultdb.c: the store's pure parts, table-driven: the --db URL
  * parser (what it accepts, each refusal) and resultdb_judge(), the
- * regression verdict (noise, a shift, a window that disagrees). */
+ * regression verdict (noise, a shift, a window that disagrees); and the
+ * rows resultdb_index() writes, through a handle with no server
+ * (resultdb_new_exec()). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "resultdb/resultdb_conn.h"
+#include "resultdb/resultdb_index.h"
 #include "resultdb/resultdb_regress.h"
 #include "tap.h"
 
@@ -80,6 +84,89 @@ static const struct {
 	  ST(3, 70, 20), 5, 0 },
 };
 
+/* What the index sent: statements by table, the bb_runs row's error and
+ * file, and the longest string against its column. */
+struct rec {
+	int begin, commit, runs, steps, repeats, other;
+	int over;		/* a string over its column */
+	char error[300], file[300];
+};
+
+static int rec_exec(void *arg, const char *sql, const struct resultdb_val *v,
+		    int n, struct resultdb_col *c, int nc, resultdb_row_fn row,
+		    void *rarg, char *err, size_t errlen)
+{
+	struct rec *r = arg;
+	int i;
+
+	for (i = 0; i < n; i++)
+		r->over |= v[i].t == SV_STR && strlen(v[i].s) > v[i].max;
+	if (strcmp(sql, "START TRANSACTION") == 0)
+		r->begin++;
+	else if (strcmp(sql, "COMMIT") == 0)
+		r->commit++;
+	else if (strncmp(sql, "INSERT INTO bb_runs ", 20) == 0) {
+		r->runs++;
+		snprintf(r->error, sizeof(r->error), "%s",
+			 v[14].t == SV_STR ? v[14].s : "(null)");
+		snprintf(r->file, sizeof(r->file), "%s", v[12].s);
+	} else if (strncmp(sql, "INSERT INTO bb_steps ", 21) == 0)
+		r->steps++;
+	else if (strncmp(sql, "INSERT INTO bb_repeats ", 23) == 0)
+		r->repeats++;
+	else
+		r->other++;
+	return 0;
+}
+
+/* A fixture indexed with no server: its rows; a refused document: its
+ * run row alone, saying why; a file name over its column: cut. */
+static void test_index(void)
+{
+	static const char id[] = "report-20261201T161220Z-ctl-fixture-c865";
+	struct rec r = { 0 };
+	struct resultdb *st = resultdb_new_exec(rec_exec, &r);
+	FILE *f = fopen("payload/tests/fixtures/results/run-a.json", "r");
+	char err[300], longname[400], *text = malloc(1 << 20);
+	size_t len = f && text ? fread(text, 1, 1 << 20, f) : 0;
+	int rc;
+
+	if (f)
+		fclose(f);
+	if (!len || len == 1 << 20 || !st) {
+		tap_ok(0, "index: the fixture and a handle");
+		free(text);
+		resultdb_free(st);
+		return;
+	}
+	rc = resultdb_index(st, id, text, len, "run-a.json", 5, 5, NULL, err,
+			    sizeof(err));
+	TAP_EQ_INT(rc, 0, "index: fixture run-a, with no server");
+	tap_ok(r.begin == 1 && r.commit == 1 && r.runs == 1 && r.steps == 8 &&
+	       r.repeats > 0 && !r.over && strcmp(r.error, "(null)") == 0,
+	       "  ... one transaction: its run, 8 steps, %d repeat rows, %d other statements",
+	       r.repeats, r.other);
+	memset(&r, 0, sizeof(r));
+	rc = resultdb_index(st, "run-a", text, len, "run-a.json", 0, 5, NULL,
+			    err, sizeof(err));
+	/* Its "id" is not "run-a": one row saying so. */
+	TAP_EQ_INT(rc, -EINVAL, "index: a document whose id is not its name's: refused");
+	tap_ok(r.runs == 1 && r.steps == 0 && strstr(r.error, "\"id\""),
+	       "  ... its run row alone, saying why (%s)", r.error);
+	memset(&r, 0, sizeof(r));
+	memset(longname, 'f', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	rc = resultdb_index(st, "run-a", "{", 1, longname, 0, 5, NULL, err,
+			    sizeof(err));
+	TAP_EQ_INT(rc, -EINVAL, "index: not JSON: refused");
+	tap_ok(r.runs == 1 && r.begin == 1 && r.commit == 1 && !r.over &&
+	       strlen(r.file) == 255,
+	       "  ... one transaction, its file name cut to the column (%zu)",
+	       strlen(r.file));
+	free(text);
+	resultdb_free(st);
+}
+
 int main(void)
 {
 	char err[256];
@@ -123,5 +210,6 @@ int main(void)
 		tap_ok(base == 150 && pct == -50, "the change is against the mean of the previous means (%g, %g %%)",
 		       base, pct);
 	}
+	test_index();
 	return tap_done();
 }
