@@ -12,6 +12,9 @@
 
 #include "collector/webui.h"
 #include "lib/util.h"
+
+/* Hex digits of an image digest the run list shows. */
+#define WEBUI_DIGEST_HEX 12
 #include "report/report_db.h"
 #include "report/report_html.h"
 #include "result/result_doc.h"
@@ -58,6 +61,28 @@ static int webui_row(void *arg, const struct resultdb_runrow *r)
 	return util_array_push(&rows->r, &rows->n, r, sizeof(*r));
 }
 
+/* An image digest as a list shows it: "sha256:" and its first 12 hex
+ * digits, the whole digest as the cell's title (a full 71-character
+ * digest on every row made the run list wider than a 1280-pixel window).
+ * Anything else is shown whole. */
+static void webui_digest(FILE *f, const char *d)
+{
+	if (strncmp(d, "sha256:", 7) != 0 || strlen(d) <= 7 + WEBUI_DIGEST_HEX) {
+		report_html_esc(f, d);
+		return;
+	}
+	char head[7 + WEBUI_DIGEST_HEX + 1];
+
+	/* Both parts escaped: the digest is the document's, not ours. */
+	memcpy(head, d, sizeof(head) - 1);	/* d is longer: checked */
+	head[sizeof(head) - 1] = 0;
+	fputs("<span title=\"", f);
+	report_html_esc(f, d);
+	fputs("\">", f);
+	report_html_esc(f, head);
+	fputs("&hellip;</span>", f);
+}
+
 /* One row of the index: radio buttons for the comparison, the run, its
  * facts and links (its trend, and against the previous run of its
  * suite and version in the listing). */
@@ -87,7 +112,7 @@ static void webui_index_row(FILE *f, const struct webui_rows *rows, int i)
 	fputs("</td><td>", f);
 	report_html_esc(f, x->server);
 	fputs("</td><td>", f);
-	report_html_esc(f, x->digest);
+	webui_digest(f, x->digest);
 	fputs("</td><td>", f);
 	report_html_esc(f, x->controller);
 	fprintf(f, "</td><td class=\"%s\">", x->regressions ? "s2" : "");

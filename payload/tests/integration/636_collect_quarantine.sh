@@ -62,6 +62,20 @@ a repeat's merged null|.steps[0].repeats[0].merged = null
 TABLE
 check "every crafted document left the collector alive" kill -0 "$COLLECT"
 
+# The run list shows an image digest short, whole in its title, escaped.
+dg=sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+jq --arg d "$dg" '.id = "digest-0000000000000000" |
+	.environment.hosts[].image_digest = $d' "$FIX/run-a.json" \
+	>"$RUN_DIR/digest.json"
+check_eq "a run with an image digest: 201" "$(put "$RUN_DIR/digest.json")" 201
+check "  indexed" wait_for 10 sh -c "curl -s $U/ui/ | grep -q digest-0000"
+curl -s "$U/ui/" >"$RUN_DIR/index.html"
+check "  the list shows sha256: and 12 digits, the whole digest as title" \
+	grep -q "<span title=\"$dg\">sha256:0123456789ab&hellip;</span>" \
+	"$RUN_DIR/index.html"
+check "  the full digest is not printed as cell text" sh -c \
+	"! grep -q '>$dg<' '$RUN_DIR/index.html'"
+
 # A document the collector stopped on while indexing: the marker names it
 # at the next start, and it is set aside before the catch-up reads it.
 kill "$COLLECT"
