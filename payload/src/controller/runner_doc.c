@@ -11,6 +11,7 @@
 
 #include "controller/runner.h"
 #include "controller/runner_doc.h"
+#include "controller/runner_link.h"
 #include "controller/runner_peers.h"
 #include "lib/json_int.h"
 #include "lib/version.h"
@@ -207,6 +208,13 @@ static int runner_upload_loop(struct runner *r)
 			return 3;
 		}
 		node_log("upload: %d result(s) still pending: %s", left, err);
+		/* No link, no collector (a collector on loopback had its
+		 * try): the next start delivers it, rather than this run
+		 * trying for ever. */
+		if (runner_link_gone(r)) {
+			node_log("upload: %s; result(s) stay in %s/pending for the next start", r->link_gone, o->spool);
+			return 3;
+		}
 		if (*r->stop || (o->upload_deadline_ns > 0 &&
 				 util_mono_ns() - start + backoff >
 				 (uint64_t)o->upload_deadline_ns)) {
@@ -255,6 +263,11 @@ void runner_doc_tail(struct runner *r)
 	result_skew_summary(r->doc);
 	if (*r->stop)
 		runner_peers_event(r, "interrupted", NULL, "signal");
+	/* Ended early, its remaining steps not run: what it has. */
+	if (r->link_gone[0]) {
+		cJSON_AddBoolToObject(r->doc, "partial", 1);
+		cJSON_AddStringToObject(r->doc, "link_gone", r->link_gone);
+	}
 	getrusage(RUSAGE_SELF, &ru);
 	c = cJSON_AddObjectToObject(r->doc, "controller_usage");
 	cJSON_AddNumberToObject(c, "user_s", (double)ru.ru_utime.tv_sec +

@@ -9,6 +9,7 @@
 
 #include "controller/runner.h"
 #include "controller/runner_doc.h"
+#include "controller/runner_link.h"
 #include "controller/runner_peers.h"
 #include "controller/runner_steps.h"
 #include "lib/json_int.h"
@@ -326,6 +327,35 @@ static int runner_plan_sink(struct runner *r, struct runner_rep *rr,
 	return 0;
 }
 
+/* The clients a repeat of st at concurrency conc needs: a share of the
+ * concurrency each (one without a sweep: it runs on the first client),
+ * at most the run's (--peers or the suite's clients), and at most those
+ * the steps began with (a run whose peer wait came up short goes on with
+ * what it found, as it always has). */
+static int runner_clients_needed(struct runner *r, unsigned conc)
+{
+	int want = r->o->peers >= 0 ? r->o->peers : (int)r->suite.clients;
+	int need = conc ? (int)conc : 1;
+
+	if (need > want)
+		need = want;
+	return need < r->start_clients ? need : r->start_clients;
+}
+
+/* A repeat that cannot run with the clients connected: rr->rep (and its
+ * step, runner_note_skip) says why, with "clients_short" {needed,
+ * connected}, rather than the step running with fewer, or none. */
+static int runner_short(struct runner_rep *rr, int need)
+{
+	char why[160];
+	cJSON *cs = cJSON_AddObjectToObject(rr->rep, "clients_short");
+
+	cJSON_AddNumberToObject(cs, "needed", need);
+	cJSON_AddNumberToObject(cs, "connected", rr->ncl);
+	snprintf(why, sizeof(why), "not run: %d of the %d client(s) it needs connected (the others were lost)", rr->ncl, need);
+	return runner_skip(rr, why);
+}
+
 /* Plan: the ready clients, sorted by id, and each one's processes.
  * Returns 0, or -ENOENT when the repeat must be skipped (reason in
  * rr->rep). */
@@ -343,6 +373,10 @@ static int runner_plan(struct runner *r, struct runner_rep *rr)
 		    r->peers[i].role == ROLE_CLIENT)
 			rr->cl[rr->ncl++] = &r->peers[i];
 	qsort(rr->cl, (size_t)rr->ncl, sizeof(rr->cl[0]), runner_cmp_peer);
+	if (runner_link_gone(r))
+		return runner_skip(rr, r->link_gone);
+	if (rr->ncl < runner_clients_needed(r, rr->conc))
+		return runner_short(rr, runner_clients_needed(r, rr->conc));
 	if (rr->ncl == 0)
 		return runner_skip(rr, "no clients");
 	for (j = 0; j < st->nruns; j++)
@@ -578,7 +612,8 @@ static void runner_wait(struct runner *r, struct runner_rep *rr)
 		for (i = 0; i < rr->ncl; i++)
 			waiting += rr->cl[i]->in_step &&
 				   rr->cl[i]->state == RP_READY;
-		if (!waiting || util_mono_ns() > deadline || *r->stop)
+		if (!waiting || util_mono_ns() > deadline || *r->stop ||
+		    runner_link_gone(r))
 			break;
 		runner_peers_pump(r, 50);
 		if (util_mono_ns() > next_sync) {
@@ -812,7 +847,7 @@ static void runner_rejoin(struct runner *r)
 		return;
 	node_log("waiting up to %d s for %d lost client(s) to come back", RUNNER_REJOIN_S, want - runner_peers_count(r, ROLE_CLIENT));
 	while (runner_peers_count(r, ROLE_CLIENT) < want &&
-	       util_mono_ns() < until && !*r->stop)
+	       util_mono_ns() < until && !*r->stop && !runner_link_gone(r))
 		runner_peers_pump(r, 50);
 	if (runner_peers_count(r, ROLE_CLIENT) < want)
 		runner_peers_event(r, "clients_not_back", NULL, r->cur_step);
@@ -1021,11 +1056,16 @@ void runner_steps_run(struct runner *r, cJSON *steps)
 		r->rep_total += n;
 		r->left_ns += n * runner_planned_ns(st);
 	}
-	for (si = 0; si < r->suite.nsteps && !*r->stop; si++) {
+	r->start_clients = runner_peers_count(r, ROLE_CLIENT);
+	/* A controller whose link is gone ends with what it has
+	 * (runner_doc_deliver() then marks the result partial). */
+	for (si = 0; si < r->suite.nsteps && !*r->stop && !r->link_gone[0];
+	     si++) {
 		st = &r->suite.steps[si];
 		if (st->nconc == 0)
 			runner_step(r, st, 0, steps);
-		for (ci = 0; ci < st->nconc && !*r->stop; ci++)
+		for (ci = 0; ci < st->nconc && !*r->stop && !r->link_gone[0];
+		     ci++)
 			runner_step(r, st, st->conc[ci], steps);
 	}
 }
