@@ -207,3 +207,23 @@ run_gone() {
 
 # run_jq ARGS...: jq -e without its output (check prints the case).
 run_jq() { jq -e "$@" >/dev/null; }
+
+# run_net_dead CONSOLE...: the first line of the guests' consoles that
+# says a network failed: a NIC watchdog (the kernel's "NETDEV WATCHDOG:
+# ... transmit queue N timed out", e1000e's "Detected Hardware Unit
+# Hang") or the controller's lost-peer line ("lost client ID (why)"), as
+# "NAME: LINE" (NAME the console's file name without .log).  Status 1,
+# nothing printed, when none has one.  run.sh sources this file for it
+# alone and stops a `make run` on it (docs/run.md).
+run_net_dead() {
+	local f l
+	for f in "$@"; do
+		l=$(grep -a -m 1 -E 'NETDEV WATCHDOG|transmit queue [0-9]+ timed out|Detected Hardware Unit Hang|: lost (client|server) [^ ]+ \(' \
+			"$f" 2>/dev/null | tr -d '\r')
+		if [ -n "$l" ]; then
+			printf '%s: %s\n' "$(basename "$f" .log)" "$l"
+			return 0
+		fi
+	done
+	return 1
+}

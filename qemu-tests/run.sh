@@ -71,6 +71,14 @@ T0=$(date +%s)
 
 say() { printf '%s\n' "run: $*" >&2; }
 die() { say "$*"; exit 1; }
+# run_net_dead, the consoles' NIC watchdog and lost-peer lines.
+. "$TOP/qemu-tests/run-checks.sh"
+# Seconds from such a line to stopping the run, unless its result comes
+# first (the controller ends a run whose network died by itself).
+RUN_NET_GRACE=${RUN_NET_GRACE:-45}
+case $RUN_NET_GRACE in
+'' | *[!0-9]*) die "RUN_NET_GRACE='$RUN_NET_GRACE': expected seconds" ;;
+esac
 
 case $CLIENTS in
 '' | *[!0-9]*) die "CLIENTS='$CLIENTS': expected a number" ;;
@@ -428,9 +436,14 @@ route() {
 	fi
 }
 
-# Wait for the result, a VM's death, or a stopped role.
+# Wait for the result, a VM's death, a stopped role, or a network that
+# died: a guest's NIC watchdog or the controller's lost-peer line is said
+# at once, and the run stops RUN_NET_GRACE s later, printing it again,
+# rather than waiting out RUN_TIMEOUT.
 result=
 end=$((T0 + RUN_TIMEOUT))
+NET_DEAD=
+NET_DEAD_T=0
 while :; do
 	progress
 	route
@@ -443,6 +456,19 @@ while :; do
 		grep -a 'BENCHBOOT-\(ERROR\|STOPPED\)\|Kernel panic' "$bad" >&2
 		die "$(basename "$bad" .log) stopped; logs in $RUN_DIR"
 	}
+	if [ -z "$NET_DEAD" ]; then
+		NET_DEAD=$(run_net_dead $(sed "s|.*|$RUN_DIR/&.log|" \
+			"$RUN_DIR/vms"))
+		if [ -n "$NET_DEAD" ]; then
+			NET_DEAD_T=$(date +%s)
+			[ -t 2 ] && printf '\n' >&2
+			say "a guest's network failed: $NET_DEAD"
+			say "stopping in $RUN_NET_GRACE s unless the result comes first"
+		fi
+	elif [ $(($(date +%s) - NET_DEAD_T)) -ge "$RUN_NET_GRACE" ]; then
+		[ -t 2 ] && printf '\n' >&2
+		die "stopped: a guest's network failed: $NET_DEAD; logs in $RUN_DIR"
+	fi
 	for p in $PIDS; do
 		kill -0 "$p" 2>/dev/null || {
 			[ -t 2 ] && printf '\n' >&2
