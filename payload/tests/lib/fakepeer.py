@@ -54,6 +54,18 @@ def msg(**kv):
     return json.dumps(kv, separators=(",", ":")).encode()
 
 
+def accept_one(host, port, timeout):
+    """The first agent to dial host:port (within 30 s), as a controller."""
+    ls = socket.socket()
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((host, port))
+    ls.listen(1)
+    ls.settimeout(30)
+    c, _ = ls.accept()
+    c.settimeout(timeout)
+    return c
+
+
 def closed(sock, wait=8):
     """Whether the other side closes within wait seconds."""
     sock.settimeout(wait)
@@ -125,13 +137,7 @@ def main():
         print("slow sender: dropped after %.0f s" % (time.time() - t0))
     elif mode == "controller":
         # A keyed controller that asks for what no suite runs.
-        ls = socket.socket()
-        ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        ls.bind((host, port))
-        ls.listen(1)
-        ls.settimeout(30)
-        c, _ = ls.accept()
-        c.settimeout(10)
+        c = accept_one(host, port, 10)
         a = json.loads(line(c))
         cn = os.urandom(16).hex()
         c.sendall(msg(type="challenge", nonce=cn, proof=proof(
@@ -161,13 +167,7 @@ def main():
     elif mode == "opencontroller":
         # An open-lab controller that names its own targets: KEYFILE is
         # the host each run aims at, which it also lists in "targets".
-        ls = socket.socket()
-        ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        ls.bind((host, port))
-        ls.listen(1)
-        ls.settimeout(30)
-        c, _ = ls.accept()
-        c.settimeout(20)
+        c = accept_one(host, port, 20)
         line(c)  # the agent's hello
         c.sendall(msg(type="welcome", controller="open-fake") + b"\n")
         victim = sys.argv[4]
