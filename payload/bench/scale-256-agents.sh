@@ -93,7 +93,9 @@ echo "# $N clients started in $(($(date +%s) - t0)) s"
 # the controller's namespace is idle until it starts).
 p0=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_packets)
 b0=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_bytes)
-sleep 5
+netns_exec x "$BB" mdns browse --timeout 3 >"$RUN_DIR/browse0.txt" 2>&1
+sleep 2
+echo "instances a 3 s browse sees while the clients search: $(grep -c . "$RUN_DIR/browse0.txt") of $N (UDP receive-buffer drops in its namespace: $(netns_exec x awk '/^Udp:/ { n++ } n == 2 && /^Udp:/ { print $6; exit }' /proc/net/snmp))"
 p1=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_packets)
 b1=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_bytes)
 echo "mDNS reaching each host while the clients search: $(((p1 - p0) / 5)) packets/s, $(((b1 - b0) / 5120)) KiB/s"
@@ -140,13 +142,14 @@ jq -r --arg n "$N" --argjson t1 "$t1" '
   "agents joined:          \($j | length) of \($n | tonumber + 1) (clients found: \(.peers.clients_found))",
   "all joined after:       \((($j | map(.t_ns) | max) - $t1) / 1e6 | floor) ms from the controller'"'"'s start (first \((($j | map(.t_ns) | min) - $t1) / 1e6 | floor) ms)",
   (.steps[0].repeats[0] as $r |
-   [$r.clients[] | select(.records) | .offset_ns as $o |
-    .records[0].launched_ns - $o] as $l |
+   [$r.clients[] | select(.records) | (.offset_ns // 0) as $o |
+    .records[0] | select((.launched_ns // 0) > 0 and .record) | .launched_ns - $o] as $l |
    ($l | pct(0.5)) as $m |
    [$l[] | . - $m | fabs] as $d |
-   "start skew:             median \($d | pct(0.5) / 1000) us, p99 \($d | pct(0.99) / 1000) us, max \($d | max / 1000) us over \($l | length) clients (spread: launch \($r.skew_ns.launch / 1000) us, workload start \($r.skew_ns.record / 1000) us)",
-   "launch late (own clock): median \([$r.clients[] | select(.records) | .records[0].launch_late_ns] | pct(0.5) / 1000) us, p99 \([$r.clients[] | select(.records) | .records[0].launch_late_ns] | pct(0.99) / 1000) us",
-   "repeat:                 complete \($r.complete), prepare \($r.prepare_s) s"),
+   "start skew:             median \($d | pct(0.5) / 1000) us, p99 \($d | pct(0.99) / 1000) us, max \($d | max / 1000) us over \($l | length) clients (spread: launch \(($r.skew_ns.launch // 0) / 1000) us, workload start \(($r.skew_ns.record // 0) / 1000) us)",
+   ([$r.clients[] | select(.records) | .records[0].launch_late_ns | select(.)] as $ll |
+   "launch late (own clock): median \($ll | pct(0.5) / 1000) us, p99 \($ll | pct(0.99) / 1000) us"),
+   "repeat:                 complete \($r.complete) \($r.incomplete_reason // ""), prepare \($r.prepare_s) s"),
   "controller CPU:         \(.controller_usage.user_s + .controller_usage.system_s) s (user \(.controller_usage.user_s), system \(.controller_usage.system_s))",
   "controller peak RSS:    \(.controller_usage.maxrss_kb) kB",
   "events: \([.events[].type] | group_by(.) | map("\(.[0]) \(length)") | join(", "))"
@@ -160,6 +163,8 @@ if [ -f "$RUN_DIR/ss.txt" ]; then
 	sort -n | awk '{ v[NR] = $1; s += $1 } END { if (NR) printf "bytes received per agent (its control connection): median %d, max %d, over %d connections, total %d\n", v[int((NR + 1) / 2)], v[NR], NR, s }'
 fi
 echo "controller link received: $((rx1 - rx0)) bytes during the run, $(((rx1 - rx0) / (N + 1))) per agent (mDNS included)"
-echo "controllers announced:    $(grep -c 'role=controller' "$RUN_DIR/browse.txt") (instances seen: $(grep -c . "$RUN_DIR/browse.txt"))"
+echo "controllers announced:    $(grep -c 'role=controller' "$RUN_DIR/browse.txt") (a 3 s browse 1 s after its start saw $(grep -c . "$RUN_DIR/browse.txt") instances)"
+echo "agents that became a controller: $(grep -l 'becom[a-z]* the controller' "$RUN_DIR"/*.log 2>/dev/null | grep -c .)"
+echo "clients that refused the run's target (not seen announced): $(grep -l 'not announced as a server' "$RUN_DIR"/c*.log 2>/dev/null | grep -c .)"
 echo "server: $(grep -m1 -o 'discovered controller.*\|becom[a-z]* the controller.*' "$RUN_DIR/server.log")"
 echo "# result: $res (kept: KEEP_RUN_DIR=1)"

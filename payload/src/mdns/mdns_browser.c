@@ -24,6 +24,11 @@
 struct binst {
 	struct mdns_name name;
 	struct mdns_name target;
+	/* br_hash() of name and target: every record of every packet is
+	 * looked up among up to 2048 instances, on a link where each of
+	 * 256 agents answers every query (compared first, names only when
+	 * they match). */
+	uint32_t nhash, thash;
 	uint64_t expires;	/* PTR */
 	/* SRV: live responders refresh it with every answer to our PTR
 	 * re-queries (at most 60 s apart, TTL 120 s), so an agent that
@@ -44,6 +49,7 @@ struct binst {
 
 struct bhost {
 	struct mdns_name name;
+	uint32_t hash;
 	struct in_addr addr;
 	uint64_t expires;
 	uint64_t heard;
@@ -71,6 +77,19 @@ struct mdns_browser {
 	uint8_t out[MDNS_SEND_MAX];
 	struct mdns_msg msg;
 };
+
+/* FNV-1a of n, case-folded as mdns_name_eq() compares. */
+static uint32_t br_hash(const struct mdns_name *n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n->len; i++) {
+		uint8_t c = n->data[i];
+
+		h = (h ^ (c >= 'A' && c <= 'Z' ? c + 32 : c)) * 16777619u;
+	}
+	return h;
+}
 
 /* Doubles a table of *cap entries of size sz (up to max).  Returns 0,
  * or -ENOSPC at max, -ENOMEM. */
@@ -120,11 +139,12 @@ static size_t br_victim(const struct mdns_browser *b)
 static struct binst *br_inst(struct mdns_browser *b,
 			     const struct mdns_name *n, bool create)
 {
+	uint32_t h = br_hash(n);
 	struct binst *in;
 	size_t v;
 
 	for (size_t i = 0; i < b->ninst; i++)
-		if (mdns_name_eq(&b->inst[i].name, n))
+		if (b->inst[i].nhash == h && mdns_name_eq(&b->inst[i].name, n))
 			return &b->inst[i];
 	if (!create)
 		return NULL;
@@ -145,6 +165,7 @@ static struct binst *br_inst(struct mdns_browser *b,
 	in = &b->inst[b->ninst++];
 	memset(in, 0, sizeof(*in));
 	in->name = *n;
+	in->nhash = h;
 	in->hix = SIZE_MAX;
 	mdns_name_label(n, in->cur.name, sizeof(in->cur.name));
 	return in;
@@ -162,6 +183,7 @@ static size_t br_host_victim(const struct mdns_browser *b)
 			continue;
 		for (j = 0; j < b->ninst; j++)
 			if (b->inst[j].keep &&
+			    b->inst[j].thash == b->hosts[i].hash &&
 			    mdns_name_eq(&b->inst[j].target,
 					 &b->hosts[i].name))
 				break;
@@ -175,10 +197,11 @@ static struct bhost *br_host(struct mdns_browser *b,
 			     const struct mdns_name *n, bool create)
 {
 	uint64_t t = mdns_socket_now_ms();
+	uint32_t h = br_hash(n);
 	size_t i;
 
 	for (i = 0; i < b->nhosts; i++)
-		if (mdns_name_eq(&b->hosts[i].name, n))
+		if (b->hosts[i].hash == h && mdns_name_eq(&b->hosts[i].name, n))
 			return &b->hosts[i];
 	if (!create)
 		return NULL;
@@ -196,6 +219,7 @@ static struct bhost *br_host(struct mdns_browser *b,
 		b->nhosts++;
 	memset(&b->hosts[i], 0, sizeof(b->hosts[i]));
 	b->hosts[i].name = *n;
+	b->hosts[i].hash = h;
 	return &b->hosts[i];
 }
 
@@ -204,7 +228,7 @@ static struct bhost *br_inst_host(struct mdns_browser *b, struct binst *in)
 {
 	struct bhost *h;
 
-	if (in->hix < b->nhosts &&
+	if (in->hix < b->nhosts && b->hosts[in->hix].hash == in->thash &&
 	    mdns_name_eq(&b->hosts[in->hix].name, &in->target))
 		return &b->hosts[in->hix];
 	h = br_host(b, &in->target, false);
@@ -281,8 +305,10 @@ static uint64_t br_ttl_ms(uint32_t ttl, bool legacy)
 /* Instances on host n are looked at again by br_update. */
 static void br_host_dirty(struct mdns_browser *b, const struct mdns_name *n)
 {
+	uint32_t h = br_hash(n);
+
 	for (size_t i = 0; i < b->ninst; i++)
-		if (b->inst[i].have_srv &&
+		if (b->inst[i].have_srv && b->inst[i].thash == h &&
 		    mdns_name_eq(&b->inst[i].target, n))
 			b->inst[i].dirty = true;
 }
@@ -337,6 +363,7 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 			in->dirty = true;
 			in->have_srv = true;
 			in->target = rr->u.srv.target;
+			in->thash = br_hash(&in->target);
 			in->cur.port = rr->u.srv.port;
 			mdns_name_to_str(&rr->u.srv.target, in->cur.host,
 					 sizeof(in->cur.host));
@@ -451,6 +478,21 @@ static void br_timers(struct mdns_browser *b)
 	br_query(b);
 }
 
+/* Room for every answer to one query: each of 1024 agents answers a
+ * one-shot query at once with about 400 bytes, over 1 KiB of buffer
+ * each as the kernel counts it, and the default 208 KiB holds only
+ * ~150 of them (the rest dropped, seen as a browse that finds a fraction
+ * of a rack).  Forced as root, else as much as rmem_max allows. */
+#define BR_RCVBUF (4 << 20)
+
+static void br_rcvbuf(int fd)
+{
+	int sz = BR_RCVBUF;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) != 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+}
+
 static int br_open_oneshot(struct mdns_browser *b, char *err, size_t errlen)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -465,6 +507,7 @@ static int br_open_oneshot(struct mdns_browser *b, char *err, size_t errlen)
 	setsockopt(b->qfd, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one));
 	setsockopt(b->qfd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof(ttl));
 	setsockopt(b->qfd, IPPROTO_IP, IP_MULTICAST_LOOP, &one, sizeof(one));
+	br_rcvbuf(b->qfd);
 	if (bind(b->qfd, (struct sockaddr *)&sa, sizeof(sa)) != 0)
 		goto err;
 	ev.data.fd = b->net.fd;
@@ -509,6 +552,7 @@ struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,
 		free(b);
 		return NULL;
 	}
+	br_rcvbuf(b->net.fd);
 	/* On 5353 already: add the one-shot socket.  (Without 5353 every
 	 * query is one-shot from the socket we have.) */
 	if (b->net.port5353 && br_open_oneshot(b, err, errlen) != 0) {

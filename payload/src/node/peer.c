@@ -18,9 +18,6 @@
 
 /* How often a repeated reason for not finding a controller is logged. */
 #define PEER_QUIET_LOG_NS 60000000000ull
-/* Instances a check of an announced server looks through: all a browser
- * keeps (a rack of 1024 agents announces as many). */
-#define PEER_SEEN_MAX MDNS_BROWSER_MAX
 #define PEER_TXT_N 8
 #define PEER_TXT_LEN 96
 
@@ -257,30 +254,27 @@ static void peer_search_cb(void *arg, enum mdns_event ev,
 					 ps->outlen) == 0;
 }
 
-int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
-		  const char *lab, char *out, size_t outlen)
+/* Browses with conf (its callback sets *done) for up to timeout_ns, or
+ * until *done or *stop, servicing our own responder every 100 ms
+ * meanwhile: 256 agents that all browse at once (a step's start) must
+ * still answer each other.  Returns 0, or a negative errno when it
+ * cannot browse (logged). */
+static int peer_browse(const struct mdns_browse_conf *conf,
+		       uint64_t timeout_ns, const volatile sig_atomic_t *stop,
+		       const int *done)
 {
-	struct peer_search ps = { .lab = lab ? lab : "", .out = out,
-				  .outlen = outlen };
-	struct mdns_browse_conf conf = { .cb = peer_search_cb,
-					 .keep = peer_search_keep,
-					 .cb_arg = &ps, .log = peer_mdns_log };
 	uint64_t end = util_mono_ns() + timeout_ns, now;
 	struct mdns_browser *b;
 	char err[256];
 	int rc = 0;
 
-	/* One browser for the whole search (its queries back off from 1 s;
-	 * with 5353 bound it also hears a controller's announcements), not
-	 * one per second: 1024 agents each asking every second would have
-	 * every responder answer a million times a second. */
-	b = mdns_browser_new(&conf, err, sizeof(err));
+	b = mdns_browser_new(conf, err, sizeof(err));
 	if (!b) {
 		peer_poll();
 		peer_log_browse_error(err);
 		return -EIO;
 	}
-	while (!ps.found && !(stop && *stop) && (now = util_mono_ns()) < end) {
+	while (!*done && !(stop && *stop) && (now = util_mono_ns()) < end) {
 		struct pollfd p = { mdns_browser_fd(b), POLLIN, 0 };
 		uint64_t left_ms = (end - now) / 1000000u + 1;
 		int to = mdns_browser_timeout_ms(b);
@@ -304,34 +298,70 @@ int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 		}
 	}
 	mdns_browser_free(b);
-	if (rc != 0) {
+	if (rc != 0)
 		peer_log_browse_error(err);
+	return rc;
+}
+
+int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
+		  const char *lab, char *out, size_t outlen)
+{
+	struct peer_search ps = { .lab = lab ? lab : "", .out = out,
+				  .outlen = outlen };
+	struct mdns_browse_conf conf = { .cb = peer_search_cb,
+					 .keep = peer_search_keep,
+					 .cb_arg = &ps, .log = peer_mdns_log };
+	int rc;
+
+	/* One browser for the whole search (its queries back off from 1 s;
+	 * with 5353 bound it also hears a controller's announcements), not
+	 * one per second: 1024 agents each asking every second would have
+	 * every responder answer a million times a second. */
+	rc = peer_browse(&conf, timeout_ns, stop, &ps.found);
+	if (rc != 0)
 		return rc;
-	}
 	return ps.found ? 0 : -ENOENT;
+}
+
+/* What a check of an announced server looks for and whether it found it. */
+struct peer_check {
+	const char *addr, *lab;
+	int found;
+};
+
+/* A server (or a server that became the controller) of the lab. */
+static int peer_check_keep(void *arg, const struct mdns_instance *in)
+{
+	const struct peer_check *pc = arg;
+
+	return (peer_txt_is(in, "role", "server") ||
+		peer_txt_is(in, "role", "controller")) &&
+	       peer_txt_is(in, "lab", pc->lab);
+}
+
+static void peer_check_cb(void *arg, enum mdns_event ev,
+			  const struct mdns_instance *in)
+{
+	struct peer_check *pc = arg;
+
+	if (ev != MDNS_REMOVED && strcmp(in->addr, pc->addr) == 0 &&
+	    peer_check_keep(arg, in))
+		pc->found = 1;
 }
 
 int peer_server_announced(const char *addr, const char *lab, int timeout_ms)
 {
-	struct mdns_instance *in;
-	char err[256];
-	size_t n = 0, i;
+	struct peer_check pc = { .addr = addr, .lab = lab ? lab : "" };
+	struct mdns_browse_conf conf = { .cb = peer_check_cb,
+					 .keep = peer_check_keep,
+					 .cb_arg = &pc, .log = peer_mdns_log };
 	int rc;
 
-	in = calloc(PEER_SEEN_MAX, sizeof(*in));
-	if (!in)
-		return -ENOMEM;
-	rc = mdns_browse(NULL, NULL, timeout_ms, in, PEER_SEEN_MAX, &n, err,
-			 sizeof(err));
-	peer_poll();
+	/* Ends as soon as it is seen; our responder answers meanwhile
+	 * (every client of a step asks at once). */
+	rc = peer_browse(&conf, (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) *
+			 1000000u, NULL, &pc.found);
 	if (rc != 0)
-		peer_log_browse_error(err);
-	for (i = 0, rc = rc ? rc : -ENOENT; i < n && rc == -ENOENT; i++)
-		if (strcmp(in[i].addr, addr) == 0 &&
-		    (peer_txt_is(&in[i], "role", "server") ||
-		     peer_txt_is(&in[i], "role", "controller")) &&
-		    peer_txt_is(&in[i], "lab", lab ? lab : ""))
-			rc = 0;
-	free(in);
-	return rc;
+		return rc;
+	return pc.found ? 0 : -ENOENT;
 }

@@ -59,7 +59,8 @@ void peer_watch_stop(void);
 
 /* Whether a benchboot server of lab (role=server, or a server that became
  * the controller) announces the IPv4 address addr over mDNS: browses for
- * timeout_ms.  What an agent of an open lab asks before it loads a host
+ * up to timeout_ms, ending as soon as it resolves (this agent's own
+ * responder is serviced meanwhile: every client of a step asks at once).  What an agent of an open lab asks before it loads a host
  * the controller names (docs/security.md).  Returns 0 when one does,
  * -ENOENT when none did, or another negative errno (it cannot browse). */
 int peer_server_announced(const char *addr, const char *lab, int timeout_ms);
