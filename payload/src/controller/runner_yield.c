@@ -166,8 +166,10 @@ static int runner_yield_prove(const struct runner_opts *o, const char *host,
 		cJSON_AddStringToObject(a, "lab", o->lab);
 	rc = control_conn_send(&c, a);
 	cJSON_Delete(a);
-	if (rc == 0)
-		rc = control_conn_drain(&c, RUNNER_YIELD_CHECK_MS);
+	/* What is left of the check's time, not another whole one. */
+	if (rc == 0 && util_mono_ns() < deadline)
+		rc = control_conn_drain(&c, (int)((deadline - util_mono_ns()) /
+						  1000000u) + 1);
 	if (rc != 0) {
 		util_fail(why, whylen, rc, "send: %s", strerror(-rc));
 		goto out;
