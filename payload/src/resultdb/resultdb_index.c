@@ -2,6 +2,7 @@
  * steps, workloads, figures and repeats as rows, in one transaction that
  * replaces any earlier rows of its id, then its regression check. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,16 @@ static double resultdb_num(const cJSON *o, const char *k, double dflt)
 	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
 
 	return cJSON_IsNumber(j) ? j->valuedouble : dflt;
+}
+
+/* A number of the document as an integer column's value: NULL unless it
+ * is finite and within +-max (a cast of anything else is undefined, and
+ * the column could not hold it: fuzz_resultdb found cpus 1e300). */
+static struct resultdb_val resultdb_vint(double x, double max)
+{
+	if (isfinite(x) && x >= -max && x <= max)
+		return (struct resultdb_val)VI(x);
+	return (struct resultdb_val)VN;
 }
 
 /* The image digest that stands for the run: its server's, else the
@@ -127,10 +138,10 @@ static int resultdb_put_hosts(struct resultdb *st, const struct result_doc *r,
 			VS(resultdb_str(h, "role"), 32),
 			VS(resultdb_str(h, "arch"), 32),
 			VS(resultdb_str(h, "cpu"), 128),
-			isfinite(cpus) ? (struct resultdb_val)VI(cpus) :
-				(struct resultdb_val)VN,
-			isfinite(mem) ? (struct resultdb_val)VI(mem) :
-				(struct resultdb_val)VN,
+			resultdb_vint(cpus, INT_MAX),
+			/* BIGINT: 2^62 is as near its end as a double goes
+			 * safely. */
+			resultdb_vint(mem, 4611686018427387904.0),
 			VS(resultdb_str(h, "kernel"), 255),
 			VS(resultdb_str(h, "image"), 64),
 			VS(resultdb_str(h, "image_release"), 128),
@@ -255,7 +266,10 @@ static int resultdb_put_repeats(struct resultdb *st, const struct result_doc *r,
 
 	cJSON_ArrayForEach(rp, cJSON_GetObjectItemCaseSensitive(so,
 								"repeats")) {
-		int no = (int)resultdb_num(rp, "repeat", j + 1);
+		double nr = resultdb_num(rp, "repeat", j + 1);
+		/* Its number as given when an int can hold it (a key
+		 * column: never NULL), else its place. */
+		int no = nr >= INT_MIN && nr <= INT_MAX ? (int)nr : j + 1;
 
 		j++;
 		cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(
