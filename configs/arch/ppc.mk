@@ -30,10 +30,11 @@ TARGET_RUN := qemu-ppc-static
 
 # --- kernel and boot media (image/deps/linux.mk, image/image.mk) ---------
 # The kernel is cross-built from Debian's linux-source-6.1 (pinned in
-# linux.mk) with pmac32_defconfig plus this fragment: everything built in,
-# no modules.  KERNEL_ARCH is the kernel's ARCH=.
+# linux.mk) from allnoconfig plus this fragment, which names everything
+# the image needs on a G3/G4 and mac99: everything built in, no modules.
+# KERNEL_ARCH is the kernel's ARCH=.
 KERNEL_ARCH := powerpc
-KERNEL_DEFCONFIG := pmac32_defconfig
+KERNEL_DEFCONFIG := allnoconfig
 KERNEL_FRAGMENT := configs/kernel-ppc.fragment
 KERNEL_FILE := vmlinux
 # The built-in kernel is a 14 MB ELF (stripped), the initramfs 2 MB: over

@@ -41,8 +41,9 @@ endif
 $(eval $(call debian_binary,linux))
 
 # --- a kernel built from source (KERNEL_DEFCONFIG set by the arch file) ---
-# The arch file names the defconfig and a fragment of options laid over it
-# (KERNEL_FRAGMENT); everything is built in, no modules.  The result takes
+# The arch file names the defconfig (or allnoconfig) and a fragment of
+# options laid over it (KERNEL_FRAGMENT); everything is built in, no
+# modules.  The result takes
 # the place of the unpacked binary package for image/image.mk: vmlinux in
 # $(LINUX_ROOT)/boot/ and an empty lib/modules/$(LINUX_KVER)/.  The tree
 # and the objects stay in $(BUILD)/linux-src and $(BUILD)/linux-obj, so a
@@ -65,6 +66,18 @@ LINUX_MAKE := $(MAKE) -C $(LINUX_SRC) O=$(LINUX_OBJ) ARCH=$(KERNEL_ARCH) \
 	CROSS_COMPILE=$(CROSS_COMPILE) KBUILD_BUILD_USER=benchboot \
 	KBUILD_BUILD_HOST=benchboot KBUILD_BUILD_VERSION=1 \
 	KBUILD_BUILD_TIMESTAMP="$(shell date -u -d @$(SOURCE_DATE_EPOCH))"
+# allnoconfig with the fragment as KCONFIG_ALLCONFIG: the fragment is the
+# whole configuration and every option it does not name stays off (a
+# small kernel, a short build).  Any other defconfig: the fragment laid
+# over it, the rest at the defconfig's values.
+ifeq ($(KERNEL_DEFCONFIG),allnoconfig)
+KERNEL_CONFIGURE = KCONFIG_ALLCONFIG=$(TOP)/$(KERNEL_FRAGMENT) \
+	$(LINUX_MAKE) allnoconfig
+else
+KERNEL_CONFIGURE = $(LINUX_MAKE) $(KERNEL_DEFCONFIG) && \
+	cat $(KERNEL_FRAGMENT) >>$(LINUX_OBJ)/.config && \
+	$(LINUX_MAKE) olddefconfig
+endif
 # The kernel build is long (docs/ppc32.md), so it runs niced; KERNEL_LOCK
 # may wrap it (e.g. KERNEL_LOCK='flock /tmp/bench.lock' keeps it off a
 # shared machine's benchmarks).
@@ -85,9 +98,7 @@ $(LINUX_UNPACKED): $(LINUX_SRC_STAMP) $(KERNEL_FRAGMENT) \
 	@echo "  KERNEL  linux $(linux_VERSION) $(KERNEL_DEFCONFIG) +" \
 		"$(notdir $(KERNEL_FRAGMENT)), see $(BUILD)/linux-build.log"
 	$(Q)mkdir -p $(LINUX_OBJ) && \
-	$(LINUX_MAKE) $(KERNEL_DEFCONFIG) >$(BUILD)/linux-build.log 2>&1 && \
-	cat $(KERNEL_FRAGMENT) >>$(LINUX_OBJ)/.config && \
-	$(LINUX_MAKE) olddefconfig >>$(BUILD)/linux-build.log 2>&1 || \
+	$(KERNEL_CONFIGURE) >$(BUILD)/linux-build.log 2>&1 || \
 	{ tail -n 20 $(BUILD)/linux-build.log >&2; exit 1; }
 	$(Q)image/deps/kconfig-check.sh $(KERNEL_FRAGMENT) $(LINUX_OBJ)/.config
 	$(Q)$(KERNEL_LOCK) nice -n 10 $(LINUX_MAKE) -j$(JOBS) vmlinux \
