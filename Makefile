@@ -159,8 +159,10 @@ TEST_ENV := O=$(O) OUT=$(OUT) ARCH=$(ARCH) BENCHBOOT=$(BENCHBOOT) \
 
 # `make test` tests every architecture the tree builds, the host's first,
 # then each cross ARCH (its programs under qemu-user, its images under
-# qemu-system); every build comes first, so a test that needs two
-# architectures' builds (690_mixed_arch) finds both.  `make ARCH=X test`
+# qemu-system).  Every architecture's packages are installed first; then
+# the cross builds run in the background, at a low priority, while the
+# host's builds and tests run (payload/tests/test-all.sh), so a fresh
+# machine's two cores are both at work.  `make ARCH=X test`
 # tests X alone; `make test T=http` only the tests whose path contains
 # "http".  The last line sums the architectures' summaries.  A private
 # payload build (PAYLOAD_BUILD= or BENCHBOOT= on the command line) is one
@@ -175,18 +177,16 @@ TEST_TOTALS := $(O)/test-totals
 
 test: $(TEST_DEPS_STAMP)
 	$(Q)for a in $(TEST_ARCHES); do \
-		$(MAKE) --no-print-directory ARCH=$$a test-prereqs || \
-		exit 1; done
-	$(Q)rm -f $(TEST_TOTALS); rc=0; \
-	for a in $(TEST_ARCHES); do \
-		echo "# ---- ARCH=$$a"; \
-		$(MAKE) --no-print-directory ARCH=$$a test-arch \
-			HARNESS_TOTALS=$(TEST_TOTALS) || rc=1; \
-	done; \
-	awk '{ p += $$1; f += $$2; s += $$3 } END { \
-		print "# all architectures ($(TEST_ARCHES)): " s " skipped"; \
-		print p " passed, " f " failed" }' $(TEST_TOTALS); \
-	exit $$rc
+		$(MAKE) --no-print-directory ARCH=$$a host-deps \
+			$(O)/$$a/.test-deps || exit 1; done
+	$(Q)MAKE="$(MAKE)" O=$(O) TEST_TOTALS=$(TEST_TOTALS) \
+		payload/tests/test-all.sh $(TEST_ARCHES)
+
+# The host packages one ARCH builds with.  `make test` installs every
+# architecture's first: its builds then run side by side, and apt-get
+# runs one at a time.
+.PHONY: host-deps
+host-deps: $(HOST_DEPS_STAMP)
 
 # One architecture's builds for its tests (a cross ARCH builds no fuzzers).
 .PHONY: test-prereqs
@@ -198,7 +198,8 @@ test-arch: $(TEST_DEPS_STAMP)
 	$(Q)$(TEST_ENV) HARNESS_LABEL=$(ARCH) \
 		HARNESS_TOTALS=$(or $(HARNESS_TOTALS),/dev/null) \
 		payload/tests/harness.sh \
-		$(if $(T),$(foreach t,$(TESTS),$(if $(findstring $(T),$(t)),$(t))),$(TESTS))
+		$(if $(T),$(foreach t,$(TESTS),$(if $(findstring $(T),$(t)),$(t))),\
+		$(filter-out $(foreach x,$(TEST_EXCLUDE),%$(x).sh),$(TESTS)))
 
 # `make test-long`: what does not fit `make test`'s hour on CI's two
 # cores: each fuzzer for FUZZ_SECONDS (default 600) instead of 10, and the

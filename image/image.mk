@@ -36,10 +36,13 @@ $(GRUB_TARGET): | $(HOST_DEPS_STAMP)
 	deb=$(DL_DIR)/$(GRUB_TARGET_DEB)_$$(echo $$v | sed 's/^[0-9]*://')_$(GRUB_TARGET_DEB_ARCH).deb && \
 	if [ ! -f $$deb ]; then \
 		echo "  FETCH   $(GRUB_TARGET_DEB):$(GRUB_TARGET_DEB_ARCH) $$v"; \
-		mkdir -p $(DL_DIR) && cd $(DL_DIR) && \
-		apt-get download -qq -o APT::Sandbox::User=root $(GRUB_TARGET_DEB):$(GRUB_TARGET_DEB_ARCH)=$$v || \
-		{ echo "error: cannot download $(GRUB_TARGET_DEB):$(GRUB_TARGET_DEB_ARCH)" \
-			"$$v (the host's grub-common version)" >&2; exit 1; }; \
+		mkdir -p $(DL_DIR) && t=$$(mktemp -d $(DL_DIR)/.fetch.XXXXXX) && \
+		{ (cd $$t && apt-get download -qq -o APT::Sandbox::User=root \
+			$(GRUB_TARGET_DEB):$(GRUB_TARGET_DEB_ARCH)=$$v) || \
+		{ rm -rf $$t; echo "error: cannot download $(GRUB_TARGET_DEB):$(GRUB_TARGET_DEB_ARCH)" \
+			"$$v (the host's grub-common version)" >&2; exit 1; }; } && \
+		{ [ -f $$deb ] || mv $$t/$$(basename $$deb) $$deb; } && \
+		rm -rf $$t; \
 	fi && rm -rf $(BUILD)/grub-target && dpkg-deb -x $$deb $(BUILD)/grub-target
 	$(Q)mkdir -p $(@D) && touch $@
 else
