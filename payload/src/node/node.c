@@ -13,6 +13,10 @@
 #include <unistd.h>
 
 #include "node/node.h"
+#include "ident/ident_cpu.h"
+#include "ident/ident_dmi.h"
+#include "ident/ident_kernel.h"
+#include "ident/ident_smbios.h"
 #include "lib/util.h"
 #include "lib/version.h"
 
@@ -336,6 +340,25 @@ static void node_nics_missing(cJSON *o)
 		fclose(f);
 }
 
+/* The system table read from the machine itself (docs/result-schema.md,
+ * "system"): firmware, CPU, memory, kernel; a part the machine does not
+ * tell (no DMI on PowerPC) is left out. */
+static void node_system(cJSON *o)
+{
+	cJSON *sys = cJSON_AddObjectToObject(o, "system"), *x;
+
+	if (!sys)
+		return;
+	if ((x = ident_dmi_json("")) != NULL)
+		cJSON_AddItemToObject(sys, "firmware", x);
+	if ((x = ident_cpu_json("")) != NULL)
+		cJSON_AddItemToObject(sys, "cpu", x);
+	if ((x = ident_smbios_memory_json("")) != NULL)
+		cJSON_AddItemToObject(sys, "memory", x);
+	if ((x = ident_kernel_json("")) != NULL)
+		cJSON_AddItemToObject(sys, "kernel", x);
+}
+
 cJSON *node_hostinfo(const char *id, const char *role)
 {
 	char line[512], cpu[256];
@@ -363,5 +386,6 @@ cJSON *node_hostinfo(const char *id, const char *role)
 	cJSON_AddStringToObject(o, "image_digest", version_image_digest());
 	node_server_versions(o);
 	node_nics_missing(o);
+	node_system(o);
 	return o;
 }

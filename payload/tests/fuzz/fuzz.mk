@@ -56,3 +56,6 @@ $(PAYLOAD_BUILD)/fuzz/fuzz_session: $(PAYLOAD_BUILD)/fuzz/session_c.o
 $(PAYLOAD_BUILD)/fuzz/session_c.o: payload/src/agent/session.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -c -x c /dev/null -o $@
+FUZZ_TARGETS += smbios
+fuzz_smbios_SRCS := ident/ident_smbios.c ident/ident_sysfs.c lib/util.c
+$(PAYLOAD_BUILD)/fuzz/fuzz_smbios: FUZZ_CFLAGS += -lcjson
