@@ -13,6 +13,7 @@
 #include "controller/runner_doc.h"
 #include "controller/runner_link.h"
 #include "controller/runner_peers.h"
+#include "ident/ident_nic.h"
 #include "lib/json_int.h"
 #include "lib/version.h"
 #include "result/result.h"
@@ -124,6 +125,9 @@ static cJSON *runner_peer_host(const struct rpeer *p)
 	cJSON_AddStringToObject(h, "id", p->id);
 	cJSON_AddStringToObject(h, "role", role_name(p->role));
 	cJSON_AddStringToObject(h, "address", p->addr);
+	/* Which of its NICs carried the suite: the one holding the address
+	 * we see it at (none behind a NAT). */
+	ident_nic_mark_suite(h, p->addr);
 	if (p->state == RP_LOST)
 		cJSON_AddBoolToObject(h, "lost", 1);
 	cJSON_AddItemToObject(h, "workloads", cJSON_Duplicate(p->workloads, 1));
@@ -148,6 +152,11 @@ static cJSON *runner_environment(struct runner *r)
 	cJSON_AddNumberToObject(clk, "offset_ns", 0);
 	cJSON_AddStringToObject(clk, "reference", "self");
 	cJSON_AddItemToArray(hosts, me);
+	/* Ours: the one holding our address on an agent's connection. */
+	for (i = 0; i < r->npeers; i++)
+		if (r->peers[i].state == RP_READY &&
+		    ident_nic_mark_suite(me, r->peers[i].local) == 0)
+			break;
 	for (i = 0; i < r->npeers; i++)
 		if (r->peers[i].state == RP_READY ||
 		    r->peers[i].state == RP_LOST)

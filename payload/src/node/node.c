@@ -19,6 +19,7 @@
 #include "ident/ident_smbios.h"
 #include "lib/util.h"
 #include "lib/version.h"
+#include "ident/ident_nic.h"
 
 char node_log_id[64] = "agent";
 
@@ -386,6 +387,8 @@ cJSON *node_hostinfo(const char *id, const char *role)
 	cJSON_AddStringToObject(o, "image_digest", version_image_digest());
 	node_server_versions(o);
 	node_nics_missing(o);
+	/* Every NIC: driver, firmware, link, queues, offloads (nics). */
+	ident_nic_add(o);
 	node_system(o);
 	return o;
 }
