@@ -111,8 +111,13 @@ double changes_welch(const double *a, int na, const double *b, int nb)
 	changes_meanvar(b, nb, &mb, &vb);
 	sa = va / na;
 	sb = vb / nb;
+	/* Means a rounding apart (the same figure summed in another
+	 * order) are equal: no spread would make that infinitely
+	 * significant. */
+	if (fabs(ma - mb) <= 1e-12 * fmax(fabs(ma), fabs(mb)))
+		return 1;
 	if (sa + sb <= 0)
-		return ma == mb ? 1 : 0;
+		return 0;
 	t = (ma - mb) / sqrt(sa + sb);
 	/* Welch-Satterthwaite; a side with no spread gives the other's
 	 * n - 1. */

@@ -50,8 +50,8 @@ int changes_edivisive(const double *x, int n, const struct changes_opts *o,
 		      struct changes_point **out, int *nout);
 
 /* Welch's two-sided t-test between a[0..na) and b[0..nb) (each >= 2):
- * the p-value; 1 when both have no spread and equal means, 0 when both
- * have no spread and differ. */
+ * the p-value; 1 when the means are equal (within 1e-12 of their size),
+ * 0 when they differ and neither side has a spread. */
 double changes_welch(const double *a, int na, const double *b, int nb);
 
 #endif

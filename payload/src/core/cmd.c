@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "agent/agent.h"
+#include "changes/changes_cmd.h"
 #include "core/cmd.h"
 #include "collector/collect.h"
 #include "lib/fetch.h"
@@ -51,6 +52,8 @@ const struct cmd cmd_table[] = {
 	  "what a server is, seen from the network: HTTP, SQL and SMTP versions, TCP/IP facts" },
 	{ "report", report_main,
 	  "tables, CSV and an HTML page with charts from result documents (or runs selected from a collector's database); compare runs; trends" },
+	{ "changes", changes_main,
+	  "change points over a lab's history (result files or the collector's database): E-Divisive means" },
 	{ NULL, NULL, NULL },
 };
 

@@ -497,9 +497,26 @@ static const char *const resultdb_v2[] = {
 	NULL,
 };
 
+/* Version 3: the change points of every series (resultdb_changes.c,
+ * docs/collect.md), with what changed at each. */
+static const char *const resultdb_v3[] = {
+	"CREATE TABLE bb_change_points (suite VARCHAR(64) NOT NULL,"
+	" suite_version VARCHAR(32) NOT NULL, server VARCHAR(255) NOT NULL,"
+	" hosts_class CHAR(16) NOT NULL, step VARCHAR(96) NOT NULL,"
+	" workload VARCHAR(48) NOT NULL, figure VARCHAR(8) NOT NULL,"
+	" run_id VARCHAR(128) NOT NULL, prev_run VARCHAR(128), p DOUBLE,"
+	" before_mean DOUBLE, after_mean DOUBLE, change_pct DOUBLE,"
+	" worse TINYINT NOT NULL, found_with VARCHAR(128) NOT NULL,"
+	" found DATETIME NOT NULL, changed TEXT,"
+	" PRIMARY KEY (suite, suite_version, server, hosts_class, step,"
+	" workload, figure, run_id), KEY by_run (run_id)," RESULTDB_RUN_FK ")"
+	RESULTDB_TBL,
+	NULL,
+};
+
 /* Every version's statements, in order: index v - 1 makes version v. */
 static const char *const *const resultdb_migrations[RESULTDB_SCHEMA_VERSION] = {
-	resultdb_v1, resultdb_v2,
+	resultdb_v1, resultdb_v2, resultdb_v3,
 };
 
 static int resultdb_row_int(void *arg, struct resultdb_col *c)

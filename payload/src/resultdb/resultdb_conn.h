@@ -11,7 +11,7 @@
 #include <mysql.h>
 
 /* The schema version this benchboot writes; older ones are migrated. */
-#define RESULTDB_SCHEMA_VERSION 2
+#define RESULTDB_SCHEMA_VERSION 3
 
 /* Where the index lives: mysql://USER[:PASS]@HOST[:PORT]/DB. */
 struct resultdb_url {
