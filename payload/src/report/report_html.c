@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report_html.h"
+#include "report/report_system.h"
 #include "result/result_doc.h"
 
 #define HTML_MAXPTS 64
@@ -981,8 +982,11 @@ static void html_more(FILE *f, const cJSON *o, const char *prefix, int *first)
 				break;
 		if (!*prefix && html_host_cols[i])
 			continue;
+		/* The system table shows "system" and "nics". */
 		if (!*prefix && (strcmp(x->string, "clock") == 0 ||
-				 strcmp(x->string, "workloads") == 0))
+				 strcmp(x->string, "workloads") == 0 ||
+				 strcmp(x->string, "system") == 0 ||
+				 strcmp(x->string, "nics") == 0))
 			continue;
 		snprintf(key, sizeof(key), "%s%s%s", prefix, *prefix ? "." : "",
 			 x->string ? x->string : "");
@@ -1105,6 +1109,65 @@ static void html_env(FILE *f, struct result_doc *r, int idx)
 	html_env_meta(f, r);
 }
 
+/* The hosts' system table (report_system.h): one column per host, the
+ * rows that differ between results first, marked. */
+static void html_system(FILE *f, struct result_doc *rs, int n)
+{
+	struct report_sys t;
+	int r, c, k;
+
+	if (report_sys_build(rs, n, &t) != 0 || !t.ncols || !t.nrows) {
+		report_sys_free(&t);
+		return;
+	}
+	fputs("<h2>System</h2>\n<p class=\"meta\">One column per host, as "
+	      "each read it from its own firmware and kernel", f);
+	if (t.compared)
+		fprintf(f, "; %d row%s differ%s between the results: marked "
+			"&#8800; and listed first", t.ndiffer,
+			t.ndiffer == 1 ? "" : "s", t.ndiffer == 1 ? "s" : "");
+	fputs(".</p>\n<table class=\"sys\"><tr><th></th>", f);
+	for (c = 0; c < t.ncols; c++) {
+		const char *role = cJSON_GetStringValue(
+			cJSON_GetObjectItem(t.col[c].host, "role"));
+
+		fprintf(f, "<th style=\"color:%s\">%c ",
+			HTML_COLOR(t.col[c].run), html_letter(t.col[c].run));
+		html_esc(f, role ? role : "?");
+		fputs("<br><span class=\"hid\">", f);
+		html_esc(f, t.col[c].id);
+		fputs("</span></th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (r = 0; r < t.nrows; r++) {
+		fputs(t.row[r].differs ? "<tr class=\"differs\"><th>"
+		      "<span class=\"mark\">&#8800;</span> " : "<tr><th>", f);
+		html_esc(f, t.row[r].label);
+		fputs("</th>", f);
+		for (c = 0; c < t.ncols; c = k) {
+			const char *v = t.row[r].cell[c];
+
+			/* Equal neighbours share one cell, as in the
+			 * Phoronix Test Suite's table. */
+			for (k = c + 1; k < t.ncols; k++) {
+				const char *w = t.row[r].cell[k];
+
+				if (!v != !w || (v && strcmp(v, w) != 0))
+					break;
+			}
+			if (k - c > 1)
+				fprintf(f, "<td colspan=\"%d\">", k - c);
+			else
+				fputs("<td>", f);
+			html_esc(f, v ? v : "-");
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	report_sys_free(&t);
+}
+
 static const char html_css[] =
 "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;"
 "margin:1.5em;color:#222;background:#fff}"
@@ -1127,7 +1190,10 @@ static const char html_css[] =
 ".line{fill:none;stroke-width:2}.ci{fill:none;stroke-width:1;opacity:.6}"
 ".key{stroke-width:3}.win{fill:#f0f4ff}.stepb{stroke:#888;"
 "stroke-dasharray:3 3}.stepl{font-size:9px;fill:#555}"
-".meta{font-size:.85em;color:#444}\n";
+".meta{font-size:.85em;color:#444}"
+"table.sys td,table.sys th{text-align:left;max-width:26em;"
+"overflow-wrap:anywhere}.hid{font-weight:normal;color:#555}"
+"tr.differs th,tr.differs td{background:#fff3cd}.mark{color:#b00}\n";
 
 void report_html_esc(FILE *f, const char *s)
 {
@@ -1152,15 +1218,39 @@ void report_html_head(FILE *f, const char *title, int forms)
 	fputs("</style></head><body>\n", f);
 }
 
+/* Widest an x label's character is drawn (11 px sans-serif: digits about
+ * 6.2 px in Chromium, 660_report.sh measures it) and the room kept
+ * between two labels, in pixels. */
+#define HTML_XT_CHAR 7.0
+#define HTML_XT_GAP 8.0
+
+/* Every how many runs an x label fits: labels of len characters centred
+ * on points step pixels apart never overlap. */
+int report_html_label_every(int n, size_t len, double step)
+{
+	double need = (double)len * HTML_XT_CHAR + HTML_XT_GAP;
+	int every = step > 0 ? (int)ceil(need / step) : n;
+
+	return every < 1 ? 1 : every;
+}
+
+
 /* The trend: one point per run, left to right in the given order, its
- * CI as an error bar; x ticks name every run (thinned past 12). */
+ * CI as an error bar; x ticks name as many runs as fit without their
+ * labels running into each other (report_html_label_every). */
 void report_html_trend(FILE *f, const char *title, const char *ylabel,
 		       const struct report_trend *t)
 {
 	struct chart c = { .w = 560, .h = 300, .l = 62, .t = 26, .r = 546,
 			   .b = 246 };
-	int i, every = t->n > 12 ? (t->n + 11) / 12 : 1;
+	size_t len = 0;
+	int i, every;
 
+	for (i = 0; i < t->n; i++)
+		if (t->pt[i].label && strlen(t->pt[i].label) > len)
+			len = strlen(t->pt[i].label);
+	every = report_html_label_every(t->n, len, t->n ?
+					(c.r - c.l) / t->n : 0);
 	c.x0 = -0.5;
 	c.x1 = t->n - 0.5;
 	for (i = 0; i < t->n; i++)
@@ -1220,6 +1310,7 @@ int report_html(FILE *f, struct result_doc *rs, int n)
 		fputs("<p class=\"meta\">Ratios are against A; a difference "
 		      "is significant (sig) when the 95 % confidence "
 		      "intervals of the repeats do not overlap.</p>\n", f);
+	html_system(f, rs, n);
 	html_workloads(f, rs, n);
 	html_ops(f, rs, n);
 	fputs("<h2>Server sampler per step (Byte.com combined table)</h2>\n"

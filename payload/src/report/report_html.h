@@ -4,6 +4,7 @@
 #ifndef BB_REPORT_HTML_H
 #define BB_REPORT_HTML_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "result/result_doc.h"
@@ -29,6 +30,11 @@ struct report_trend {
 		double y, lo, hi;	/* mean; its 95 % CI (lo == hi: none) */
 	} *pt;
 };
+
+/* Every how many of n points a centred x label of len characters is
+ * drawn when points are step pixels apart, so that no two labels overlap
+ * (at least 1). */
+int report_html_label_every(int n, size_t len, double step);
 
 /* A line chart of t's points in order, one per run, with CI bars, as
  * inline SVG in a <figure class="chart trend">. */

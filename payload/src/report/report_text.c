@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/report_system.h"
 #include "report/report_text.h"
 #include "result/result_doc.h"
 
@@ -441,6 +442,183 @@ static void report_hosts(FILE *out, const struct result_doc *r, int idx)
 	}
 }
 
+/* Display columns of s (UTF-8: continuation bytes take none). */
+static int report_cols(const char *s, size_t len)
+{
+	size_t i;
+	int c = 0;
+
+	for (i = 0; i < len && s[i]; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* The length in bytes of the first line of s wrapped at w columns: up
+ * to the last space that fits, else cut at w columns. */
+static size_t report_wrap(const char *s, int w)
+{
+	size_t i, sp = 0;
+	int c = 0;
+
+	for (i = 0; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && ++c > w)
+			break;
+		if (s[i] == ' ')
+			sp = i;
+	}
+	return !s[i] || !sp ? i : sp;
+}
+
+/* One line of the system table: the label (with the differs mark) and
+ * each cell's next wrapped piece, advancing pos[]; returns whether any
+ * cell has more. */
+static int report_sys_line(FILE *out, const struct report_sys *t,
+			   const struct report_sys_row *r, const char **pos,
+			   int lw, int w, int first)
+{
+	int c, more = 0;
+	size_t l;
+
+	fprintf(out, "  %c %-*s", first && r->differs ? '*' : ' ', lw,
+		first ? r->label : "");
+	if (r->same && t->ncols > 1) {
+		/* One value for every host: said once, across the row. */
+		const char *s = pos[0] ? pos[0] : "";
+
+		while (*s == ' ')
+			s++;
+		l = report_wrap(s, t->ncols * (w + 2) - 2);
+		fprintf(out, "  %.*s\n", (int)l, s);
+		pos[0] = s + l;
+		return *pos[0] != 0;
+	}
+	for (c = 0; c < t->ncols; c++) {
+		const char *s = pos[c] ? pos[c] : "";
+
+		while (*s == ' ')
+			s++;
+		l = report_wrap(s, w);
+		fprintf(out, "  %.*s%*s", (int)l, s,
+			c + 1 < t->ncols ? w - report_cols(s, l) : 0, "");
+		pos[c] = s + l;
+		more |= *pos[c] != 0;
+	}
+	fputc('\n', out);
+	return more;
+}
+
+/* The hosts' system table, one column per host (report_system.h), cells
+ * wrapped to fit about 130 columns; rows that differ between results
+ * first, marked '*'. */
+static void report_sys_table(FILE *out, struct result_doc *rs, int n)
+{
+	const char *pos[REPORT_SYS_COLS];
+	struct report_sys t;
+	int lw = 12, w, c, r;
+	char h[64];
+
+	if (report_sys_build(rs, n, &t) != 0 || !t.ncols || !t.nrows) {
+		report_sys_free(&t);
+		return;
+	}
+	for (r = 0; r < t.nrows; r++)
+		lw = (int)strlen(t.row[r].label) > lw ?
+		     (int)strlen(t.row[r].label) : lw;
+	w = (130 - lw - 4) / t.ncols - 2;
+	w = w < 20 ? 20 : w > 48 ? 48 : w;
+	fprintf(out, "\nsystem: one column per host (one value across the row: every host's)%s\n  %*s",
+		t.compared ?
+		"; * marks a row that differs between the results (listed first)" :
+		"", lw + 2, "");
+	for (c = 0; c < t.ncols; c++) {
+		const char *role = cJSON_GetStringValue(
+			cJSON_GetObjectItem(t.col[c].host, "role"));
+
+		snprintf(h, sizeof(h), "%c %s", report_letter(t.col[c].run),
+			 role ? role : "?");
+		fprintf(out, "  %-*.*s", w, w, h);
+	}
+	fprintf(out, "\n  %*s", lw + 2, "");
+	for (c = 0; c < t.ncols; c++)
+		fprintf(out, "  %-*.*s", w, w, t.col[c].id);
+	fputc('\n', out);
+	for (r = 0; r < t.nrows; r++) {
+		int first = 1;
+
+		if (t.compared && r == t.ndiffer && r > 0)
+			fprintf(out, "    (the same in every result:)\n");
+		for (c = 0; c < t.ncols; c++)
+			pos[c] = t.row[r].cell[c];
+		while (report_sys_line(out, &t, &t.row[r], pos, lw, w, first))
+			first = 0;
+	}
+	report_sys_free(&t);
+}
+
+/* "±x %": the half 95 % CI of s as a share of its median. */
+static void report_spread(char *b, size_t n, const struct result_doc_stat *s)
+{
+	if (s->n < 2 || s->median == 0)
+		snprintf(b, n, "-");
+	else
+		snprintf(b, n, "±%.1f %%", (s->hi - s->lo) / 2 /
+			 fabs(s->median) * 100);
+}
+
+/* One result: a single table, one row per step (and concurrency) and
+ * workload: rate, errors, p50 and p99 (median over repeats, n), spread
+ * (the rate's half 95 % CI over its median) and the step's flag. */
+static void report_one_table(FILE *out, struct result_doc *r)
+{
+	char rate[64], p50[32], p99[32], sp[32], err[32];
+	double e;
+	int s, j;
+
+	fprintf(out, "\nsteps: median over repeats (n); spread: half 95 %% CI of the rate, %% of its median\n  %-22s %-12s %22s  %6s  %9s  %9s  %8s  %s\n",
+		"step", "wl", "rate/s", "err %", "p50 ms", "p99 ms", "spread",
+		"flag");
+	for (s = 0; s < r->nsteps; s++) {
+		const struct result_doc_step *st = &r->steps[s];
+
+		if (st->skipped) {
+			fprintf(out, "  %-22s skipped: %s\n", st->name,
+				st->skipped);
+			continue;
+		}
+		for (j = 0; j < st->nwl; j++) {
+			const struct result_doc_wl *w = &st->wl[j];
+
+			report_fmt_stat(rate, sizeof(rate), &w->thr, 1);
+			report_fmt(p50, sizeof(p50), w->p50.median / 1e6);
+			report_fmt(p99, sizeof(p99), w->p99.median / 1e6);
+			report_spread(sp, sizeof(sp), &w->thr);
+			fprintf(out, "  %-22s %-12s ", j ? "" : st->name,
+				w->name);
+			report_cell(out, rate, 22, 1);
+			e = result_doc_wl_error_rate(w);
+			if (e < 0)
+				snprintf(err, sizeof(err), "-");
+			else
+				snprintf(err, sizeof(err), e > 0 &&
+					 e < 0.0001 ? "%.4f" : "%.2f",
+					 e * 100);
+			fprintf(out, "  %6s  %9s  %9s  ", err,
+				w->p50.n ? p50 : "-",
+				w->p99.n ? p99 : "-");
+			report_cell(out, sp, 8, 1);
+			fprintf(out, "  %s\n", j ? "" :
+				result_doc_step_flag(st));
+		}
+	}
+	for (s = 0; s < r->nsteps; s++)
+		if (r->steps[s].invalid)
+			fprintf(out, "  A: %s: %d of %d repeat(s) invalid, not averaged: %s\n",
+				r->steps[s].name, r->steps[s].invalid,
+				r->steps[s].repeats,
+				r->steps[s].invalid_reason ?
+				r->steps[s].invalid_reason : "?");
+}
+
 int report_text(FILE *out, struct result_doc *rs, int n)
 {
 	struct result_doc_key k[128];
@@ -463,13 +641,16 @@ int report_text(FILE *out, struct result_doc *rs, int n)
 	fprintf(out, "\nhosts\n");
 	for (i = 0; i < n; i++)
 		report_hosts(out, &rs[i], i);
-	nk = result_doc_keys(rs, n, k, 128);
+	report_sys_table(out, rs, n);
+	nk = n == 1 ? 0 : result_doc_keys(rs, n, k, 128);
+	if (n == 1)
+		report_one_table(out, &rs[0]);
 	for (j = 0; j < nk; j++) {
 		report_fig_table(out, rs, n, &k[j], 0);
 		report_invalid_notes(out, rs, n, &k[j]);
 		report_fig_table(out, rs, n, &k[j], 1);
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && n > 1; i++)
 		for (j = 0; j < rs[i].nsteps; j++)
 			if (rs[i].steps[j].skipped)
 				fprintf(out, "%c: %s skipped: %s\n",
