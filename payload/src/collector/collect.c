@@ -34,6 +34,7 @@
 #include "collector/webui.h"
 #include "lib/hostport.h"
 #include "resultdb/resultdb_index.h"
+#include "changes/changes_store.h"
 #include "lib/opt.h"
 #include "lib/util.h"
 
@@ -335,6 +336,37 @@ static void collect_changes(const struct resultdb_changes *ch)
 	fflush(stdout);
 }
 
+/* A change point the upload's pass found, on the console and in the
+ * log. */
+static void collect_change_point(void *arg, const struct resultdb_cpoint *p)
+{
+	char line[600];
+
+	snprintf(line, sizeof(line), "CHANGE POINT %s %s v%s %s %s %s: %.6g -> %.6g (%+.1f %%, p %.2g, %s) from run %s on",
+		 p->found_with, p->k.suite, p->k.version, p->k.step, p->k.wl,
+		 p->k.figure[0] == 't' ? "throughput/s" : "p99 ns", p->before,
+		 p->after, p->pct, p->p, p->worse ? "worse" : "better",
+		 p->run);
+	printf("benchboot collect: %s\n", line);
+	collect_log("%s", line);
+}
+
+/* The change points of the series the indexed run id belongs to
+ * (changes_store_run(), docs/collect.md): a failure is logged, the
+ * upload stays indexed. */
+static void collect_change_points(struct collect_srv *s, const char *id)
+{
+	struct changes_opts o = CHANGES_DEFAULT_OPTS;
+	char err[300];
+	int n = 0, rc;
+
+	rc = changes_store_run(s->store, id, &o, collect_change_point, s, &n,
+			       err, sizeof(err));
+	if (rc != 0)
+		collect_log("%s: change points not updated: %s", id, err);
+	fflush(stdout);
+}
+
 /* Moves the stored document id out of the results into
  * DIR/quarantine/, with ID.reason beside it saying why, so that neither
  * the catch-up nor a restart reads it again.  The collector goes on
@@ -408,9 +440,10 @@ static int collect_index(struct collect_srv *s, const char *id,
 	}
 	if (rc == 0 || rc == -EINVAL)
 		s->indexed++;
-	if (rc == 0)
+	if (rc == 0) {
 		collect_changes(ch);
-	else if (rc == -EINVAL) {
+		collect_change_points(s, id);
+	} else if (rc == -EINVAL) {
 		collect_log("%s: indexed as unreadable: %s", id, err);
 		snprintf(why, sizeof(why), "it fails validation: %s\n", err);
 		collect_quarantine(s, id, why);

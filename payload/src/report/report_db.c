@@ -14,6 +14,7 @@
 #include "lib/util.h"
 #include "report/report_db.h"
 #include "report/report_html.h"
+#include "resultdb/resultdb_changes.h"
 #include "resultdb/resultdb_conn.h"
 #include "resultdb/resultdb_query.h"
 
@@ -67,10 +68,108 @@ static int report_db_point(void *arg, const struct resultdb_trendrow *r)
 	return util_array_push(&t->p, &t->n, r, sizeof(*r));
 }
 
-/* One chart of figure thr (1) or p99 (0) of t's runs that have it. */
-static int report_db_chart(FILE *f, const struct report_db_points *t,
-			   int thr, const char *step, const char *wl)
+/* The change points of the trend's suite version (bb_change_points),
+ * what changed at each as one line ("; " between its items). */
+struct report_db_cps {
+	struct report_db_cp {
+		struct resultdb_cpoint p;	/* changed: NULL */
+		char *what;
+	} *c;
+	int n;
+};
+
+static int report_db_cp_row(void *arg, const struct resultdb_cpoint *p)
 {
+	struct report_db_cps *cs = arg;
+	struct report_db_cp c = { .p = *p };
+	char *w;
+
+	c.p.changed = NULL;
+	c.what = strdup(p->changed ? p->changed : "");
+	if (!c.what)
+		return -ENOMEM;
+	for (w = c.what; (w = strchr(w, '\n')); )
+		*w = ';';
+	if (util_array_push(&cs->c, &cs->n, &c, sizeof(c)) == 0)
+		return 0;
+	free(c.what);
+	return -ENOMEM;
+}
+
+/* The change point of (step, wl, figure) at run id, or NULL. */
+static const struct report_db_cp *report_db_cp_at(const struct report_db_cps *cs,
+						  const char *step,
+						  const char *wl,
+						  const char *fig,
+						  const char *id)
+{
+	int i;
+
+	for (i = 0; cs && i < cs->n; i++)
+		if (strcmp(cs->c[i].p.run, id) == 0 &&
+		    strcmp(cs->c[i].p.k.step, step) == 0 &&
+		    strcmp(cs->c[i].p.k.wl, wl) == 0 &&
+		    strcmp(cs->c[i].p.k.figure, fig) == 0)
+			return &cs->c[i];
+	return NULL;
+}
+
+/* The table under the charts: each point, and what changed at its run. */
+static void report_db_cp_table(FILE *f, const struct report_db_cps *cs)
+{
+	int i;
+
+	if (!cs->n) {
+		fputs("<p class=\"meta\">No change point in these series "
+		      "(bb_change_points).</p>\n", f);
+		return;
+	}
+	fputs("<h2>Change points</h2>\n<p class=\"meta\">E-Divisive means "
+	      "over each series (docs/collect.md); marked on the charts by a "
+	      "dashed line before the run.</p>\n<table class=\"cps\"><tr>"
+	      "<th>run</th><th>series</th><th>before</th><th>after</th>"
+	      "<th>change</th><th>p</th><th>what changed at that run</th>"
+	      "</tr>\n", f);
+	for (i = 0; i < cs->n; i++) {
+		const struct resultdb_cpoint *p = &cs->c[i].p;
+		const char *w = cs->c[i].what;
+
+		fprintf(f, "<tr class=\"cp %s\"><td>", p->worse ? "s2" : "");
+		report_html_esc(f, p->run);
+		fputs("<br>", f);
+		report_html_esc(f, p->created);
+		fputs("</td><td>", f);
+		report_html_esc(f, p->k.step);
+		fputs(" ", f);
+		report_html_esc(f, p->k.wl);
+		fputs(" ", f);
+		report_html_esc(f, p->k.figure);
+		fputs("<br>", f);
+		report_html_esc(f, p->k.server);
+		fprintf(f, "</td><td>%.6g</td><td>%.6g</td><td>%+.1f %%%s</td>"
+			"<td>%.2g</td><td>", p->before, p->after, p->pct,
+			p->worse ? " worse" : "", p->p);
+		while (*w) {
+			size_t l = strcspn(w, ";");
+			char item[RESULTDB_CHANGED_MAX + 1];
+
+			snprintf(item, sizeof(item), "%.*s", (int)l, w);
+			report_html_esc(f, item);
+			w += l + (w[l] == ';');
+			fputs(*w ? "<br>" : "", f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* One chart of figure thr (1) or p99 (0) of t's runs that have it, a
+ * mark at each change point of cs. */
+static int report_db_chart(FILE *f, const struct report_db_points *t,
+			   int thr, const char *step, const char *wl,
+			   const struct report_db_cps *cs)
+{
+	const struct report_db_cp *cp;
 	struct report_trend tr = { 0 };
 	char title[200], (*lab)[16];
 	int i;
@@ -97,6 +196,9 @@ static int report_db_chart(FILE *f, const struct report_db_points *t,
 		tr.pt[tr.n].y = s->mean / d;
 		tr.pt[tr.n].lo = s->n > 1 ? s->lo / d : s->mean / d;
 		tr.pt[tr.n].hi = s->n > 1 ? s->hi / d : s->mean / d;
+		cp = report_db_cp_at(cs, step, wl, thr ? "thr" : "p99",
+				     t->p[i].id);
+		tr.pt[tr.n].mark = cp ? cp->what : NULL;
 		tr.n++;
 	}
 	snprintf(title, sizeof(title), "%s %s: %s", step, wl,
@@ -129,9 +231,13 @@ int report_db_trend(FILE *f, struct resultdb *st,
 		    size_t errlen)
 {
 	struct report_db_keys ks = { 0 };
+	struct report_db_cps cs = { 0 };
 	int i, rc;
 
 	rc = resultdb_trend_keys(st, flt, report_db_key, &ks, err, errlen);
+	if (rc == 0)
+		rc = resultdb_changes_list(st, NULL, flt->suite, flt->version,
+					   report_db_cp_row, &cs, err, errlen);
 	if (rc == 0) {
 		report_html_head(f, "benchboot trend", 1);
 		fputs("<h1>Trend: ", f);
@@ -151,13 +257,21 @@ int report_db_trend(FILE *f, struct resultdb *st,
 				    REPORT_DB_MAX_TREND, report_db_point, &t,
 				    err, errlen);
 		if (rc == 0)
-			rc = report_db_chart(f, &t, 1, ks.k[i][0], ks.k[i][1]);
+			rc = report_db_chart(f, &t, 1, ks.k[i][0], ks.k[i][1],
+					     &cs);
 		if (rc == 0)
-			rc = report_db_chart(f, &t, 0, ks.k[i][0], ks.k[i][1]);
+			rc = report_db_chart(f, &t, 0, ks.k[i][0], ks.k[i][1],
+					     &cs);
 		free(t.p);
 	}
-	if (rc == 0)
-		fputs("</div></body></html>\n", f);
+	if (rc == 0) {
+		fputs("</div>\n", f);
+		report_db_cp_table(f, &cs);
+		fputs("</body></html>\n", f);
+	}
+	for (i = 0; i < cs.n; i++)
+		free(cs.c[i].what);
+	free(cs.c);
 	free(ks.k);
 	return rc;
 }

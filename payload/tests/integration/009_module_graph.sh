@@ -104,6 +104,10 @@ sysmon agent
 mdns node
 report collector
 resultdb collector
+changes collector
+changes core
+resultdb changes
+report changes
 TABLE
 
 # Every module is a .c/.h pair: the header is its contract.  main() has
