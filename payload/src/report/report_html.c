@@ -1235,9 +1235,6 @@ int report_html_label_every(int n, size_t len, double step)
 }
 
 
-/* The trend: one point per run, left to right in the given order, its
- * CI as an error bar; x ticks name as many runs as fit without their
- * labels running into each other (report_html_label_every). */
 void report_html_trend(FILE *f, const char *title, const char *ylabel,
 		       const struct report_trend *t)
 {
@@ -1278,6 +1275,7 @@ void report_html_trend(FILE *f, const char *title, const char *ylabel,
 		html_esc(f, t->pt[i].id);
 		fputs("</title></circle>", f);
 	}
+	html_trend_marks(&c, t);
 	chart_end(&c, "mean of the complete repeats; bars: 95 % CI of the mean");
 }
 

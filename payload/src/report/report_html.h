@@ -28,6 +28,9 @@ struct report_trend {
 	struct {
 		const char *id, *label;	/* the run; its short x label */
 		double y, lo, hi;	/* mean; its 95 % CI (lo == hi: none) */
+		/* A change point at this run: what changed (its
+		 * title, lines apart), or NULL. */
+		const char *mark;
 	} *pt;
 };
 
