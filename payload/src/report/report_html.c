@@ -1234,7 +1234,32 @@ int report_html_label_every(int n, size_t len, double step)
 	return every < 1 ? 1 : every;
 }
 
+/* A change point (docs/collect.md) as a dashed line just before its
+ * run, a triangle on top, what changed as its title. */
+static void html_trend_marks(struct chart *c, const struct report_trend *t)
+{
+	int i;
 
+	for (i = 0; i < t->n; i++) {
+		double x = chart_x(c, i - 0.5);
+
+		if (!t->pt[i].mark)
+			continue;
+		fprintf(c->f, "<g class=\"cp\"><title>change point at ");
+		html_esc(c->f, t->pt[i].id);
+		fputs(": ", c->f);
+		html_esc(c->f, t->pt[i].mark);
+		fprintf(c->f, "</title><line x1=\"%.1f\" y1=\"%.1f\" "
+			"x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" "
+			"stroke-dasharray=\"4 3\"/><path fill=\"#c00\" "
+			"d=\"M%.1f %.1fl-5 -8h10z\"/></g>", x, c->t, x, c->b,
+			x, c->t);
+	}
+}
+
+/* The trend: one point per run, left to right in the given order, its
+ * CI as an error bar; x ticks name as many runs as fit without their
+ * labels running into each other (report_html_label_every). */
 void report_html_trend(FILE *f, const char *title, const char *ylabel,
 		       const struct report_trend *t)
 {
