@@ -151,6 +151,20 @@ INTEGRATION_TESTS := $(sort $(wildcard payload/tests/integration/*.sh))
 ifneq ($(TARGET_RUN),)
 INTEGRATION_TESTS := $(filter-out %/900_fuzz.sh,$(INTEGRATION_TESTS))
 endif
+# A cross ARCH's `make test` runs the integration tests where its own
+# byte order and word size meet real peers: each load engine against its
+# real server, the mixed-architecture run, and the build's own checks.
+# The others run the same scripts as the host's run, under qemu-user, and
+# wait for `make ARCH=X test-long` (docs/developer.md).
+CROSS_TESTS := 009_module_graph 010_build 020_libs 210_http_nginx \
+	410_sql_mariadb 510_smtp_postfix 690_mixed_arch
+CROSS_LONG_TESTS :=
+ifneq ($(TARGET_RUN),)
+CROSS_LONG_TESTS := $(filter-out $(addprefix %/,$(CROSS_TESTS:=.sh)),\
+	$(INTEGRATION_TESTS))
+INTEGRATION_TESTS := $(filter $(addprefix %/,$(CROSS_TESTS:=.sh)),\
+	$(INTEGRATION_TESTS))
+endif
 TESTS := $(UNIT_BINS) $(INTEGRATION_TESTS) $(QEMU_TESTS)
 TEST_PREREQS := all unit-tests $(if $(TARGET_RUN),,fuzzers)
 TEST_ENV := O=$(O) OUT=$(OUT) ARCH=$(ARCH) BENCHBOOT=$(BENCHBOOT) \
@@ -214,7 +228,8 @@ test-long: $(TEST_DEPS_STAMP)
 	$(Q)$(MAKE) --no-print-directory test-prereqs
 	$(Q)$(TEST_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) TEST_TIMEOUT=0 \
 		HARNESS_LABEL=$(ARCH)-long payload/tests/harness.sh \
-		payload/tests/integration/900_fuzz.sh $(LONG_TESTS)
+		$(if $(TARGET_RUN),$(CROSS_LONG_TESTS),\
+		payload/tests/integration/900_fuzz.sh $(LONG_TESTS))
 
 # `make reproducible-check`: the committed HEAD built twice, from two
 # clones into two output trees under REPRO_WORK (sharing DL_DIR), and every
