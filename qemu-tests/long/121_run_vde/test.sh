@@ -5,7 +5,7 @@
 # with every step, the result reach the collector on 127.0.0.1, relay mail
 # reach the suite's sink on a client, and nothing be left running.  120_run_smoke checks the
 # result document in depth (the root, network-namespace LAN).
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 qt_init
 . "$TOP/qemu-tests/run-checks.sh"
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz" \
