@@ -707,6 +707,78 @@ static int result_doc_json_error(const char *text, size_t len, const char *end,
 			 name, line, col, off);
 }
 
+/* A host's system table (docs/result-schema.md, "system"): every part
+ * optional, every field of its fixed type when present. */
+static const struct vsys_field {
+	const char *part, *key;
+	char t;
+} vsys_fields[] = {
+	{ "firmware", "sys_vendor", 's' }, { "firmware", "product_name", 's' },
+	{ "firmware", "product_version", 's' },
+	{ "firmware", "board_vendor", 's' }, { "firmware", "board_name", 's' },
+	{ "firmware", "board_version", 's' },
+	{ "firmware", "bios_vendor", 's' }, { "firmware", "bios_version", 's' },
+	{ "firmware", "bios_date", 's' },
+	{ "cpu", "model", 's' }, { "cpu", "vendor", 's' },
+	{ "cpu", "family", 'n' }, { "cpu", "model_id", 'n' },
+	{ "cpu", "stepping", 'n' }, { "cpu", "microcode", 's' },
+	{ "cpu", "sockets", 'n' }, { "cpu", "cores", 'n' },
+	{ "cpu", "threads", 'n' }, { "cpu", "numa_nodes", 'n' },
+	{ "cpu", "base_mhz", 'n' }, { "cpu", "max_mhz", 'n' },
+	{ "cpu", "scaling_driver", 's' }, { "cpu", "governor", 's' },
+	{ "cpu", "boost", 'b' }, { "cpu", "smt", 'b' },
+	{ "cpu", "smt_control", 's' }, { "cpu", "vulnerabilities", 'o' },
+	{ "memory", "total_kb", 'n' }, { "memory", "slots", 'n' },
+	{ "memory", "dimms", 'a' },
+	{ "kernel", "release", 's' }, { "kernel", "version", 's' },
+	{ "kernel", "cmdline", 's' }, { "kernel", "secure_boot", 'b' },
+	{ "kernel", "lockdown", 's' }, { "kernel", "clocksource", 's' },
+};
+
+static void vsystem(struct vctx *v, const cJSON *h, const char *path)
+{
+	static const char *const parts[] = { "firmware", "cpu", "memory",
+					     "kernel" };
+	static const char *const dimm[][2] = { { "locator", "s" },
+		{ "bank", "s" }, { "size_mb", "n" }, { "type", "s" },
+		{ "speed_mts", "n" }, { "configured_mts", "n" } };
+	const cJSON *sys, *o, *x;
+	char p[VP], q[VP];
+	size_t i, k;
+	int j = 0;
+
+	sys = vget(v, h, path, "system", 'o', 1);
+	if (!sys)
+		return;
+	snprintf(p, sizeof(p), "%.200s.system", path);
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		vget(v, sys, p, parts[i], 'o', 1);
+	for (i = 0; i < sizeof(vsys_fields) / sizeof(vsys_fields[0]); i++) {
+		o = cJSON_GetObjectItemCaseSensitive(sys, vsys_fields[i].part);
+		snprintf(q, sizeof(q), "%.200s.%s", p, vsys_fields[i].part);
+		if (o)
+			vget(v, o, q, vsys_fields[i].key, vsys_fields[i].t, 1);
+	}
+	o = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(sys, "cpu"),
+		"vulnerabilities");
+	snprintf(q, sizeof(q), "%.200s.cpu.vulnerabilities", p);
+	cJSON_ArrayForEach(x, o)
+		if (x->string)
+			vget(v, o, q, x->string, 's', 0);
+	o = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(sys, "memory"), "dimms");
+	cJSON_ArrayForEach(x, o) {
+		snprintf(q, sizeof(q), "%.200s.memory.dimms[%d]", p, j++);
+		if (!vtype_ok(x, 'o')) {
+			verr(v, q, "expected an object");
+			return;
+		}
+		for (k = 0; k < sizeof(dimm) / sizeof(dimm[0]); k++)
+			vget(v, x, q, dimm[k][0], dimm[k][1][0], 1);
+	}
+}
+
 /* environment.hosts: each an object with an id and a role; a server's
  * clock offset is kept.  Returns -1 on the first mistake. */
 static int vhosts(struct vctx *v, const cJSON *hosts, struct result_doc *r)
@@ -725,6 +797,7 @@ static int vhosts(struct vctx *v, const cJSON *hosts, struct result_doc *r)
 		}
 		vget(v, h, p, "id", 's', 0);
 		role = vget(v, h, p, "role", 's', 0);
+		vsystem(v, h, p);
 		clk = vget(v, h, p, "clock", 'o', 1);
 		snprintf(p + strlen(p), sizeof(p) - strlen(p), ".clock");
 		off = clk ? vget(v, clk, p, "offset_ns", 'n', 1) : NULL;
@@ -777,9 +850,19 @@ static void result_doc_defang(cJSON *j)
 	for (c = j->string; c && *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
+		else if ((unsigned char)c[0] == 0xc2 &&
+			 (unsigned char)c[1] >= 0x80 &&
+			 (unsigned char)c[1] <= 0x9f)
+			c[0] = c[1] = '?';
 	for (c = cJSON_IsString(j) ? j->valuestring : NULL; c && *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
+		else if ((unsigned char)c[0] == 0xc2 &&
+			 (unsigned char)c[1] >= 0x80 &&
+			 (unsigned char)c[1] <= 0x9f)
+			/* U+0080..U+009F: C1 controls (CSI is U+009B) that
+			 * some terminals obey. */
+			c[0] = c[1] = '?';
 	cJSON_ArrayForEach(x, j)
 		result_doc_defang(x);
 }
