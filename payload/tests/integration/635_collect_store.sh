@@ -50,8 +50,8 @@ ida=$(jq -r .id "$A")
 # --- one upload, its rows -------------------------------------------------
 check_eq "upload: 201" "$(put "$A")" 201
 check "indexed within 5 s" wait_for 5 runs 1
-check_eq "schema versions 1 and 2 recorded" "$($M -e \
-	'SELECT GROUP_CONCAT(version ORDER BY version) FROM bb_schema')" 1,2
+check_eq "schema versions 1 to 3 recorded" "$($M -e \
+	'SELECT GROUP_CONCAT(version ORDER BY version) FROM bb_schema')" 1,2,3
 check_eq "one run row, no error" "$(count bb_runs 'WHERE error IS NULL')" 1
 check_eq "its suite, version and created" "$($M -e "SELECT CONCAT_WS(' ',
 	suite, suite_version, created) FROM bb_runs")" \
@@ -150,12 +150,13 @@ check_eq "a server_identity: the server key and the whole object" \
 	"10.0.0.1 Apache/2.4.62 / Apache/2.4.62"
 
 # --- a version 1 database migrates forward ----------------------------------------
-$M -e "ALTER TABLE bb_runs DROP COLUMN server_identity;
-	DELETE FROM bb_schema WHERE version = 2"
+$M -e "DROP TABLE bb_change_points;
+	ALTER TABLE bb_runs DROP COLUMN server_identity;
+	DELETE FROM bb_schema WHERE version >= 2"
 $BB collect $CU --dir "$D" $DB --reindex 2>"$RUN_DIR/migrate.log"
 check_eq "--reindex on a version 1 database: exit 0" "$?" 0
-check_eq "  migrated: versions 1,2" "$($M -e \
-	'SELECT GROUP_CONCAT(version ORDER BY version) FROM bb_schema')" 1,2
+check_eq "  migrated: versions 1,2,3" "$($M -e \
+	'SELECT GROUP_CONCAT(version ORDER BY version) FROM bb_schema')" 1,2,3
 check_eq "  the new column filled again" "$($M -e "SELECT COUNT(*)
 	FROM bb_runs WHERE server_identity IS NOT NULL")" 7
 
