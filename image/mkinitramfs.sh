@@ -1,10 +1,10 @@
 #!/bin/sh
 # mkinitramfs.sh STAGE OUT BUSYBOX BENCHBOOT KROOT KVER MODLIST: assemble
 # the initramfs in STAGE.XXXXXX (removed afterwards) from initramfs/
-# (skeleton and /init), BusyBox with a link per applet, benchboot and the
-# listed kernel modules, then write OUT (newc cpio, compressed).  Needs no
-# root: the one device node /init needs before devtmpfs is up is written
-# into a second cpio member by hand.
+# (skeleton and /init), BusyBox with a link per applet, benchboot, the
+# listed kernel modules and their firmware, then write OUT (newc cpio,
+# compressed).  Needs no root: the one device node /init needs before
+# devtmpfs is up is written into a second cpio member by hand.
 # Environment: TARGET_RUN runs a target binary on the build host;
 # IMAGE_RELEASE is the one line written to /etc/benchboot-release;
 # IMAGE_KERNEL and IMAGE_OVERLAY (empty: none) are the kernel and server
@@ -61,6 +61,13 @@ chmod 0755 bin/benchboot
 
 MODULES_STRIP=${IMAGE_STRIP:-} \
 	"$top/image/modules.sh" "$kroot" "$kver" "$modlist" "$stage"
+# The firmware those modules name, from Debian's pinned packages
+# (FIRMWARE_LOCK, FIRMWARE_DL, FIRMWARE_MISSING_OK from
+# image/deps/firmware.mk; unset: an architecture without firmware pins).
+if [ -n "${FIRMWARE_LOCK:-}" ]; then
+	"$top/image/firmware.sh" "$stage" "$FIRMWARE_LOCK" "$FIRMWARE_DL" \
+		"$FIRMWARE_MISSING_OK"
+fi
 
 # The suites the agent looks for in /etc/benchboot/suite, and what this
 # image is (the agent records it in every result).
