@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report_html.h"
+#include "report/report_mdc.h"
 #include "report/report_system.h"
 #include "result/result_doc.h"
 
@@ -440,8 +441,11 @@ static void html_fig_table(FILE *f, struct result_doc *rs, int n,
 		fprintf(f, "<th>%c ", html_letter(i));
 		html_esc(f, k->metric);
 		fprintf(f, "/s</th><th>%c p99 ms</th><th>%c sd ms</th>"
+			"<th title=\"minimum detectable change of the rate "
+			"(docs/report.md)\">%c MDC</th>"
 			"<th>%c err %%</th><th>%c flag</th>", html_letter(i),
-			html_letter(i), html_letter(i), html_letter(i));
+			html_letter(i), html_letter(i), html_letter(i),
+			html_letter(i));
 		if (i > 0)
 			fprintf(f, "<th>%c/A rate</th><th>sig</th><th>%c/A "
 				"p99</th><th>sig</th>", html_letter(i),
@@ -482,6 +486,14 @@ static void html_fig_table(FILE *f, struct result_doc *rs, int n,
 				fprintf(f, "<td>%s</td>", sd);
 			} else {
 				fputs("<td>-</td>", f);
+			}
+			{
+				char mdc[16] = "-";
+
+				if (w)
+					report_mdc_fmt(mdc, sizeof(mdc),
+						       &w->thr);
+				fprintf(f, "<td>%s</td>", mdc);
 			}
 			html_err_cells(f, st, w);
 			if (i == 0)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report_system.h"
+#include "report/report_mdc.h"
 #include "report/report_text.h"
 #include "result/result_doc.h"
 
@@ -570,13 +571,13 @@ static void report_spread(char *b, size_t n, const struct result_doc_stat *s)
  * (the rate's half 95 % CI over its median) and the step's flag. */
 static void report_one_table(FILE *out, struct result_doc *r)
 {
-	char rate[64], p50[32], p99[32], sp[32], err[32];
+	char rate[64], p50[32], p99[32], sp[32], err[32], mdc[16];
 	double e;
 	int s, j;
 
-	fprintf(out, "\nsteps: median over repeats (n); spread: half 95 %% CI of the rate, %% of its median\n  %-22s %-12s %22s  %6s  %9s  %9s  %8s  %s\n",
+	fprintf(out, "\nsteps: median over repeats (n); spread: half 95 %% CI of the rate, %% of its median; MDC: the smallest change of the rate a run like this can show (docs/report.md)\n  %-22s %-12s %22s  %6s  %9s  %9s  %8s  %7s  %s\n",
 		"step", "wl", "rate/s", "err %", "p50 ms", "p99 ms", "spread",
-		"flag");
+		"MDC", "flag");
 	for (s = 0; s < r->nsteps; s++) {
 		const struct result_doc_step *st = &r->steps[s];
 
@@ -606,7 +607,8 @@ static void report_one_table(FILE *out, struct result_doc *r)
 				w->p50.n ? p50 : "-",
 				w->p99.n ? p99 : "-");
 			report_cell(out, sp, 8, 1);
-			fprintf(out, "  %s\n", j ? "" :
+			report_mdc_fmt(mdc, sizeof(mdc), &w->thr);
+			fprintf(out, "  %7s  %s\n", mdc, j ? "" :
 				result_doc_step_flag(st));
 		}
 	}
