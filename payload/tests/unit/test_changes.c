@@ -165,6 +165,8 @@ static void detector_levels(void)
 
 	for (i = 0; i < 40; i++)
 		x[i] = i < 25 ? 100 + (i % 2) : 80 + (i % 2);
+	o.test = CHANGES_TTEST;
+	o.alpha = 0.001;
 	rc = changes_edivisive(x, 40, &o, &cp, &n);
 	tap_ok(rc == 0 && n == 1 && cp[0].idx == 25 &&
 	       fabs(cp[0].before - 100.48) < 0.01 &&
