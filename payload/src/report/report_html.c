@@ -1205,7 +1205,8 @@ static const char html_css[] =
 ".meta{font-size:.85em;color:#444}"
 "table.sys td,table.sys th{text-align:left;max-width:26em;"
 "overflow-wrap:anywhere}.hid{font-weight:normal;color:#555}"
-"tr.differs th,tr.differs td{background:#fff3cd}.mark{color:#b00}\n";
+"tr.differs th,tr.differs td{background:#fff3cd}.mark{color:#b00}"
+"table.sys tr>th:first-child{white-space:nowrap}\n";
 
 void report_html_esc(FILE *f, const char *s)
 {

@@ -19,20 +19,28 @@ trap servers_stop EXIT
 # --- terminal tables --------------------------------------------------
 $BB report "$A" >"$W/a.txt" 2>"$W/a.err"
 check_eq "one result: exit 0" "$?" 0
-for s in $(jq -r '[.steps[] | select(.stats | length > 0) | .step] |
-		unique | .[]' "$A"); do
-	wl=$(jq -r --arg s "$s" '[.steps[] | select(.step == $s) |
-		.stats | keys[]][0]' "$A")
-	check "table for $s ($wl)" \
-		grep -q "^$s ($wl): .*/s against concurrency" "$W/a.txt"
+# One result: one table, a row per step and workload (issue 32), not two
+# tables per step.
+check "one result: one steps table" grep -q "^steps: median over repeats" \
+	"$W/a.txt"
+check_eq "  and no per-step figure table" \
+	"$(grep -c 'against concurrency' "$W/a.txt")" 0
+for s in $(jq -r '.steps[] | select(.stats | length > 0) | .name' "$A"); do
+	check "a row for $s" grep -Eq "^  $s +[a-z:]+ +[0-9]" "$W/a.txt"
 done
+rows=$(awk '/^steps: / { t = 1; next } t && /^$/ { exit } t' "$W/a.txt" |
+	wc -l)
+want=$(jq '[.steps[] | (.stats // {} | length) | if . == 0 then 1
+	else . end] | add + 1' "$A")
+check_eq "  the table: a heading and a line per step and workload" \
+	"$rows" "$want"
 # Every concurrency of the sweep is a row, with n = complete repeats.
 for c in $(jq -r '.steps[] | select(.step == "http-static") |
 		.concurrency' "$A"); do
 	n=$(jq --argjson c "$c" '.steps[] | select(.step == "http-static" and
 		.concurrency == $c) | .complete_repeats' "$A")
-	check "http-static c$c row with n=$n" \
-		grep -Eq "^  $c +[0-9.]+ ± [0-9.]+ \\($n\\)" "$W/a.txt"
+	check "http-static c$c row with n=$n" grep -Eq \
+		"^  http-static/c$c +http +[0-9.]+ ± [0-9.]+ \\($n\\)" "$W/a.txt"
 done
 ops=$(jq -r '[.steps[].repeats[].clients[].records[]?.record |
 	select(.params.sql_workload == "ops") | .counters.ops | keys[]] |
@@ -86,6 +94,31 @@ $BB report --force "$A" "$W/b-v2.json" >/dev/null 2>"$W/v2f.err"
 check_eq "--force compares anyway" "$?" 0
 check "--force still warns" grep -q "warning: different suite versions" \
 	"$W/v2f.err"
+
+# --- the system table (issue 32) ----------------------------------------
+# Every host given the system a QEMU guest reports; B on a newer kernel
+# and microcode.
+SYS='{"firmware": {"sys_vendor": "QEMU", "product_name": "Standard PC (i440FX + PIIX, 1996)",
+ "bios_vendor": "SeaBIOS", "bios_version": "1.16.3-debian-1.16.3-2", "bios_date": "04/01/2014"},
+ "cpu": {"model": "QEMU Virtual CPU version 2.5+", "family": 15, "model_id": 107,
+  "stepping": 1, "microcode": "0x1", "sockets": 1, "cores": 2, "threads": 2,
+  "vulnerabilities": {"meltdown": "Not affected", "spectre_v2": "Mitigation: Retpolines"}},
+ "memory": {"total_kb": 2030000, "slots": 1, "dimms": [{"locator": "DIMM 0", "size_mb": 2048, "type": "RAM"}]},
+ "kernel": {"release": "6.1.0-57-amd64", "clocksource": "tsc"}}'
+jq --argjson s "$SYS" '.environment.hosts[].system = $s' "$A" >"$W/as.json"
+jq --argjson s "$SYS" '.environment.hosts[].system = ($s |
+	.kernel.release = "6.12.9-amd64" | .cpu.microcode = "0x2")' "$B" \
+	>"$W/bs.json"
+$BB report "$W/as.json" >"$W/as.txt"
+check "system table: one result" sh -c "grep -q '^system: one column per host' '$W/as.txt' &&
+	grep -Eq '^    DIMMs +1 x 2048 MB RAM in 1 slots$' '$W/as.txt'"
+$BB report "$W/as.json" "$W/bs.json" >"$W/abs.txt"
+d=$(awk '/^system:/ { t = 1 } t && /^$/ { exit }
+	t && /^  \* / { print NR ":" $2 }
+	t && /the same in every result/ { print NR ":--" }' "$W/abs.txt" |
+	tr '\n' ' ')
+check "system table: A vs B, the rows that differ first and marked ($d)" \
+	sh -c "echo '$d' | grep -Eq '^[0-9]+:Microcode [0-9]+:Kernel [0-9]+:-- $'"
 
 # --- CSV ----------------------------------------------------------------
 $BB report --quiet --csv "$W/ab.csv" "$A" "$B" >"$W/q.txt"
@@ -187,6 +220,18 @@ check "bars drawn (sql ops, probe)" \
 check "step boundaries drawn" grep -q '<path class="stepb" d="M' "$W/ab.dom"
 srv=$(jq -r '.environment.hosts[] | select(.role == "server") | .id' "$A")
 check "environment table lists the server $srv" grep -q "$srv" "$W/ab.dom"
+# The system table in the page: its rows in the DOM's order, the ones
+# that differ (class differs) all before the others.
+$BB report --quiet --html "$W/abs.html" "$W/as.json" "$W/bs.json"
+chromium_run "$W/abs.dom" "$W/abs.err" --dump-dom "file://$W/abs.html"
+order=$(tr -d '\n' <"$W/abs.dom" | sed 's|.*<table class="sys">||; s|</table>.*||' |
+	sed 's|<tr|\n<tr|g' | sed -n 's|^<tr class="differs"><th>.*</span> \([^<]*\)</th>.*|D:\1|p; s|^<tr><th>\([^<][^<]*\)</th>.*|S:\1|p' |
+	tr '\n' ' ')
+check "chromium: the system table, differing rows first ($(echo "$order" | cut -c1-60)...)" \
+	sh -c "echo '$order' | grep -Eq '^D:Microcode D:Kernel S:System S:BIOS S:Processor .*S:Vuln. spectre_v2 ?$'"
+check "chromium: the host columns' heads (8: 4 hosts x 2 results)" \
+	test "$(tr -d '\n' <"$W/abs.dom" | grep -o '<span class="hid">' |
+		wc -l)" -eq 8
 chromium_run "$W/shot.out" "$W/shot.err" --window-size=1300,3000 \
 	--screenshot="$LOGS/report-screenshot.png" "file://$W/ab.html"
 size=$(wc -c <"$LOGS/report-screenshot.png" 2>/dev/null || echo 0)
