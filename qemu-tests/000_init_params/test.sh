@@ -24,7 +24,7 @@ parse() {
 			"debug=$BB_DEBUG relay=$BB_RELAY peers=$BB_PEERS" \
 			"key=$BB_KEY lab=$BB_LAB token=$BB_TOKEN pin=$BB_PIN" \
 			"target=$BB_TARGET time_scale=$BB_TIME_SCALE" \
-			"run_id=$BB_RUN_ID set=$BB_SET"
+			"run_id=$BB_RUN_ID set=$BB_SET if=$BB_IF"
 		cat "$3"' sh "$PARAMS" "$1" "$tmp"
 }
 tmp=$(mktemp)
@@ -97,6 +97,15 @@ benchboot.set=a=x;reboot|rc=1 |set must be NAME=VALUE
 benchboot.run_id=.hidden|rc=1 |'benchboot.run_id=.hidden': run_id must be 1-200
 benchboot.run_id=a/b|rc=1 |run_id must be 1-200
 benchboot.time_scale=0.1.2|rc=1 |time_scale must be a factor
+benchboot.if=eth1|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale= run_id= set= if=eth1|-
+benchboot.if=52:54:00:BB:20:0A|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale= run_id= set= if=52:54:00:bb:20:0a|-
+benchboot.if=enp3s0f1.100|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale= run_id= set= if=enp3s0f1.100|-
+benchboot.if=Eth0|rc=0 role=client id= controller= suite= upload= poweroff=0 debug=0 relay= peers= key= lab= token= pin= target= time_scale= run_id= set= if=Eth0|-
+benchboot.if=52:54:00:bb:20|rc=1 |'benchboot.if=52:54:00:bb:20': if must be an interface NAME
+benchboot.if=52:54:00:bb:20:0g|rc=1 |if must be an interface NAME
+benchboot.if=eth0/1|rc=1 |if must be an interface NAME
+benchboot.if=abcdefghijklmnop|rc=1 |if must be an interface NAME
+benchboot.if=..|rc=1 |if must be an interface NAME
 EOT
 
 # Every error is counted, each on its own line.

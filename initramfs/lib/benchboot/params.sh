@@ -3,7 +3,7 @@
 # same BusyBox shell), so every rule here is tested without booting.
 
 # Every parameter /init knows; anything else named benchboot.* is an error.
-BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target field time_scale run_id set"
+BB_PARAMS_KNOWN="role controller suite upload id poweroff debug relay peers key lab token pin target field time_scale run_id set if"
 
 # bb_params_tokens CMDLINE: print CMDLINE's words one a line, the way the
 # kernel splits it (double quotes group a value and are dropped; words after
@@ -68,6 +68,20 @@ bb_params_url() {
 	return 1
 }
 
+# bb_params_if VALUE: true for an interface name (as the kernel allows
+# one here: 1-15 characters, not '.' or '..') or a MAC, six pairs of hex
+# digits separated by ':'.
+bb_params_if() {
+	case $1 in
+	[0-9A-Fa-f][0-9A-Fa-f]:[0-9A-Fa-f][0-9A-Fa-f]:[0-9A-Fa-f][0-9A-Fa-f]:\
+[0-9A-Fa-f][0-9A-Fa-f]:[0-9A-Fa-f][0-9A-Fa-f]:[0-9A-Fa-f][0-9A-Fa-f])
+		return 0 ;;
+	*:*) return 1 ;;
+	'' | . | .. | *[!A-Za-z0-9._-]*) return 1 ;;
+	esac
+	[ ${#1} -le 15 ]
+}
+
 # bb_params_port VALUE: true for a decimal port 1..65535.
 bb_params_port() {
 	case $1 in
@@ -96,8 +110,9 @@ bb_params_controller() {
 }
 
 # bb_params_parse CMDLINE: set BB_ROLE, BB_ID, BB_CONTROLLER, BB_SUITE,
-# BB_UPLOAD, BB_POWEROFF, BB_DEBUG from CMDLINE (defaults: role client,
-# everything else empty or 0; BB_ID empty means "derive from the MAC").
+# BB_UPLOAD, BB_POWEROFF, BB_DEBUG, BB_IF, ... from CMDLINE (defaults:
+# role client, everything else empty or 0; BB_ID empty means "derive from
+# the MAC", BB_IF empty "every link").
 # Prints one line per bad parameter on stdout, counts them in
 # BB_PARAM_ERRORS and fails when there was any.  A repeated parameter's
 # last value wins, as in the kernel; other parameters are ignored.
@@ -105,7 +120,7 @@ bb_params_parse() {
 	local tok key val ok
 	BB_ROLE=client BB_ID= BB_CONTROLLER= BB_SUITE= BB_UPLOAD= BB_RELAY= BB_PEERS=
 	BB_KEY= BB_LAB= BB_TOKEN= BB_PIN= BB_TARGET= BB_TIME_SCALE= BB_RUN_ID=
-	BB_SET=
+	BB_SET= BB_IF=
 	BB_POWEROFF=0 BB_DEBUG=0 BB_FIELD=0 BB_PARAM_ERRORS=0
 	# A here-document, not a pipe: the loop must run in this shell.
 	while IFS= read -r tok; do
@@ -268,6 +283,18 @@ bb_params_parse() {
 			*) bb_params_err "$tok" "pin must be" \
 "sha256//BASE64 (the collector's public key)" ;;
 			esac ;;
+		if)
+			# The one NIC to use (links.sh): its name or its MAC.
+			# A MAC is kept in lower case, as sysfs writes it.
+			if bb_params_if "$val"; then
+				case $val in
+				*:*) BB_IF=$(echo "$val" | tr A-F a-f) ;;
+				*) BB_IF=$val ;;
+				esac
+			else
+				bb_params_err "$tok" "if must be an interface" \
+"NAME (1-15 letters, digits, '.', '_', '-') or a MAC (aa:bb:cc:dd:ee:ff)"
+			fi ;;
 		poweroff | debug | field)
 			# field: the stick's field test (stick.sh).
 			case $val in

@@ -384,11 +384,15 @@ static cJSON *nic_one(const char *root, const char *name, int fd,
 	if (nic_read(root, name, "operstate", buf, sizeof(buf)) == 0 &&
 	    buf[0])
 		cJSON_AddStringToObject(o, "operstate", buf);
-	/* A down interface's carrier cannot be read: absent, not false. */
+	/* A down interface's carrier cannot be read: absent, not false.
+	 * Without a carrier there is no link to have a speed (e1000 still
+	 * says 1000 full on an interface never brought up). */
 	if (nic_read_long(root, name, "carrier", &v) == 0 &&
-	    (v == 0 || v == 1))
+	    (v == 0 || v == 1)) {
 		cJSON_AddBoolToObject(o, "carrier", v == 1);
-	nic_link(o, fd, root, name);
+		if (v == 1)
+			nic_link(o, fd, root, name);
+	}
 	if (nic_read_long(root, name, "mtu", &v) == 0 && v > 0)
 		cJSON_AddNumberToObject(o, "mtu", (double)v);
 	nic_queues(o, fd, root, name);

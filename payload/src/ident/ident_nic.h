@@ -17,7 +17,8 @@
  * fields docs/result-schema.md lists (name, mac, driver, driver_version,
  * firmware_version, bus_info, pci_address, pci_id, operstate, carrier,
  * speed_mbps, duplex, autoneg, mtu, rx_queues, tx_queues, channels,
- * offloads, ipv4).  The ethtool ioctls are asked by the interface's name
+ * offloads, ipv4; speed_mbps, duplex and autoneg only with a carrier).
+ * The ethtool ioctls are asked by the interface's name
  * (an interface of a test's tree that does not exist gets its sysfs
  * fields only).  New array, caller owns; NULL on out of memory. */
 cJSON *ident_nic_list(const char *root);
