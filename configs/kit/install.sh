@@ -445,10 +445,17 @@ mta_version() {
 	sendmail) sendmail -d0.1 -bt </dev/null 2>/dev/null | sed -n 's/^Version //p' | head -1 ;;
 	esac
 }
+# The machine's system table (system-facts.sh, docs/result-schema.md):
+# {} when the script is missing or says nothing a JSON object.
+system_facts() {
+	_s=$(sh "$KIT/system-facts.sh" 2>/dev/null | head -c 65536)
+	case $_s in '{'*'}') printf '%s' "$_s" ;; *) printf '{}' ;; esac
+}
 write_facts() {
 	sqlv=$(sql_admin -N -e 'SELECT VERSION()' 2>/dev/null)
 	cat >"$FACTS.tmp" <<JSON
 {"kit": $KIT_VERSION, "os": $(json_str "$OS"), "uname": $(json_str "$(uname -srm)"),
+ "system": $(system_facts),
  "web": {"server": $(json_str "$WEB"), "version": $(json_str "$(web_version)"), "port": $PORT},
  "cgi": {"hello": $(json_str "$CGI"), "kinds": ["sh", "perl"]},
  "sql": {"server": $(json_str "$SQL"), "version": $(json_str "$sqlv")},

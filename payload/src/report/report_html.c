@@ -1140,12 +1140,9 @@ static void html_system(FILE *f, struct result_doc *rs, int n)
 			t.ndiffer == 1 ? "" : "s", t.ndiffer == 1 ? "s" : "");
 	fputs(".</p>\n<table class=\"sys\"><tr><th></th>", f);
 	for (c = 0; c < t.ncols; c++) {
-		const char *role = cJSON_GetStringValue(
-			cJSON_GetObjectItem(t.col[c].host, "role"));
-
 		fprintf(f, "<th style=\"color:%s\">%c ",
 			HTML_COLOR(t.col[c].run), html_letter(t.col[c].run));
-		html_esc(f, role ? role : "?");
+		html_esc(f, t.col[c].role);
 		fputs("<br><span class=\"hid\">", f);
 		html_esc(f, t.col[c].id);
 		fputs("</span></th>", f);

@@ -410,6 +410,25 @@ static int rs_id_elsewhere(struct result_doc *rs, int n, int run,
 	return 0;
 }
 
+/* A server measured through the kit has no host entry: its system is
+ * the kit's (server_identity.kit.system), a column of its own. */
+static void rs_kit_column(struct result_doc *r, int run,
+			  struct report_sys_col *e, int *ne)
+{
+	const cJSON *kit = rs_get(r->doc, "server_identity.kit");
+	const char *h = rs_str(r->doc, "server_identity.host");
+
+	if (!cJSON_IsObject(cJSON_GetObjectItem(kit, "system")))
+		return;
+	memset(e, 0, sizeof(*e));
+	e->run = run;
+	e->host = kit;
+	e->id = h ? h : "?";
+	e->role = "kit server";
+	snprintf(e->slot, sizeof(e->slot), "kit server");
+	++*ne;
+}
+
 /* The columns: every host of every result; with several results the
  * same slot (role and ordinal) of each result side by side. */
 static void rs_columns(struct report_sys *t, struct result_doc *rs, int n)
@@ -427,6 +446,7 @@ static void rs_columns(struct report_sys *t, struct result_doc *rs, int n)
 				break;
 			e[ne].run = i;
 			e[ne].host = h;
+			e[ne].role = NULL;
 			/* id holds the role until the slot is named. */
 			e[ne].id = r ? r : "host";
 			/* A host in several results is its own slot; the
@@ -444,6 +464,8 @@ static void rs_columns(struct report_sys *t, struct result_doc *rs, int n)
 				 e[ne].id, ord);
 			ne++;
 		}
+	for (i = 0; i < n && ne < 256; i++)
+		rs_kit_column(&rs[i], i, &e[ne], &ne);
 	for (k = 0; k < ne && t->ncols < REPORT_SYS_COLS; k++) {
 		for (j = 0; j < k && n > 1; j++)
 			if (strcmp(e[j].slot, e[k].slot) == 0)
@@ -455,9 +477,15 @@ static void rs_columns(struct report_sys *t, struct result_doc *rs, int n)
 							e[k].slot) != 0))
 				continue;
 			t->col[t->ncols] = e[j];
-			t->col[t->ncols].id = rs_str(e[j].host, "id");
+			if (!e[j].role) {
+				t->col[t->ncols].id = rs_str(e[j].host, "id");
+				t->col[t->ncols].role = rs_str(e[j].host,
+							       "role");
+			}
 			if (!t->col[t->ncols].id)
 				t->col[t->ncols].id = "?";
+			if (!t->col[t->ncols].role)
+				t->col[t->ncols].role = "?";
 			t->ncols++;
 			if (n == 1)
 				break;

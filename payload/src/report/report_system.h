@@ -16,7 +16,10 @@
 
 struct report_sys_col {
 	int run;		/* index into the results */
-	const cJSON *host;	/* its environment.hosts[] entry */
+	const cJSON *host;	/* its environment.hosts[] entry (for a
+				 * server measured through the kit: its
+				 * server_identity.kit, with "system") */
+	const char *role;	/* "server", "client", "kit server" */
 	const char *id;		/* the host's id (into the document) */
 	char slot[40];	/* "server 1", "client 2" or a host's id when it is
 			 * in several results: the hosts compared */

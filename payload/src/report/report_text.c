@@ -532,11 +532,8 @@ static void report_sys_table(FILE *out, struct result_doc *rs, int n)
 		"; * marks a row that differs between the results (listed first)" :
 		"", lw + 2, "");
 	for (c = 0; c < t.ncols; c++) {
-		const char *role = cJSON_GetStringValue(
-			cJSON_GetObjectItem(t.col[c].host, "role"));
-
 		snprintf(h, sizeof(h), "%c %s", report_letter(t.col[c].run),
-			 role ? role : "?");
+			 t.col[c].role);
 		fprintf(out, "  %-*.*s", w, w, h);
 	}
 	fprintf(out, "\n  %*s", lw + 2, "");

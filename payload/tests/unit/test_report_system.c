@@ -142,6 +142,17 @@ static void e_bad_part(cJSON *d)
 				  "cpu", cJSON_CreateString("fast"));
 }
 
+/* A server measured through the kit: its system in server_identity. */
+static void e_kit(cJSON *d)
+{
+	cJSON *si = cJSON_Parse("{\"host\": \"10.0.0.9\", \"kit\": {"
+		"\"kit\": 1, \"os\": \"freebsd\", \"system\": {\"cpu\": "
+		"{\"model\": \"Intel(R) Xeon(R) E-2386G\", \"threads\": 12},"
+		"\"kernel\": {\"release\": \"14.1-RELEASE\"}}}}");
+
+	cJSON_AddItemToObject(d, "server_identity", si);
+}
+
 static char *render(int (*fn)(FILE *, struct result_doc *, int),
 		    struct result_doc *rs, int n)
 {
@@ -351,6 +362,38 @@ static void test_label_every(void)
 		   "60 runs: every 11th (the old rule drew every 5th)");
 }
 
+static void test_kit(void)
+{
+	struct result_doc r;
+	struct report_sys t;
+	char err[256], *html;
+	int rc, k;
+
+	rc = load("run-a.json", e_kit, &r, err, sizeof(err));
+	if (!tap_ok(rc == 0, "a kit server's system in server_identity")) {
+		printf("#   %s\n", err);
+		return;
+	}
+	rc = report_sys_build(&r, 1, &t);
+	k = t.ncols - 1;
+	tap_ok(rc == 0 && t.ncols == 5 && strcmp(t.col[k].role,
+						 "kit server") == 0 &&
+	       strcmp(t.col[k].id, "10.0.0.9") == 0,
+	       "kit: a column of its own, the server's address as its id");
+	k = row_of(&t, "Kernel");
+	TAP_EQ_STR(k >= 0 ? t.row[k].cell[4] : NULL, "14.1-RELEASE",
+		   "kit: its kernel row");
+	k = row_of(&t, "System");
+	tap_ok(k >= 0 && !t.row[k].cell[4] && !t.row[k].same,
+	       "kit: what it does not tell stays empty");
+	report_sys_free(&t);
+	html = render(report_html, &r, 1);
+	tap_ok(html && strstr(html, "A kit server<br><span class=\"hid\">"
+			      "10.0.0.9</span>"), "kit: its column in the page");
+	free(html);
+	result_doc_free(&r);
+}
+
 int main(void)
 {
 	test_one();
@@ -358,5 +401,6 @@ int main(void)
 	test_hostile();
 	test_validation();
 	test_label_every();
+	test_kit();
 	return tap_done();
 }
