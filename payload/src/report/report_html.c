@@ -429,6 +429,16 @@ static void html_err_cells(FILE *f, const struct result_doc_step *st,
 	fprintf(f, "\">%s</td>", flag);
 }
 
+/* The minimum detectable change of w's rate (report_mdc.h), a cell. */
+static void html_mdc_cell(FILE *f, const struct result_doc_wl *w)
+{
+	char mdc[16] = "-";
+
+	if (w)
+		report_mdc_fmt(mdc, sizeof(mdc), &w->thr);
+	fprintf(f, "<td>%s</td>", mdc);
+}
+
 /* The figures as a table under the charts: value per result, ratio to A
  * and significance. */
 static void html_fig_table(FILE *f, struct result_doc *rs, int n,
@@ -487,14 +497,7 @@ static void html_fig_table(FILE *f, struct result_doc *rs, int n,
 			} else {
 				fputs("<td>-</td>", f);
 			}
-			{
-				char mdc[16] = "-";
-
-				if (w)
-					report_mdc_fmt(mdc, sizeof(mdc),
-						       &w->thr);
-				fprintf(f, "<td>%s</td>", mdc);
-			}
+			html_mdc_cell(f, w);
 			html_err_cells(f, st, w);
 			if (i == 0)
 				continue;
