@@ -59,3 +59,15 @@ $(PAYLOAD_BUILD)/fuzz/session_c.o: payload/src/agent/session.c
 FUZZ_TARGETS += smbios
 fuzz_smbios_SRCS := ident/ident_smbios.c ident/ident_sysfs.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_smbios: FUZZ_CFLAGS += -lcjson
+# The change points' reader (changes_series.c) over any document, and
+# the detector over any series; the index's modules linked as for
+# fuzz_resultdb (no server is reached: a history from files).
+FUZZ_TARGETS += changes
+fuzz_changes_SRCS := changes/changes_series.c changes/changes_edivisive.c \
+	lib/tdist.c resultdb/resultdb_changes.c resultdb/resultdb_regress.c \
+	resultdb/resultdb_conn.c load/sql/sql_conn.c load/sql/mysql_wire.c \
+	result/result_doc.c result/result.c lib/hist.c lib/json_int.c \
+	lib/repeat_stats.c lib/hostport.c lib/util.c
+$(PAYLOAD_BUILD)/fuzz/fuzz_changes: FUZZ_CFLAGS += \
+	-I$(SYSROOT)/include/mariadb -lcjson -l:libmariadb.so.3 -lm
+$(PAYLOAD_BUILD)/fuzz/fuzz_changes: | $(MARIADB_LIB)
