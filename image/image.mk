@@ -173,14 +173,55 @@ REPRO_CLOCK := TZ=UTC faketime -f "$(shell date -u -d @$(SOURCE_DATE_EPOCH) \
 	'+%Y-%m-%d %H:%M:%S')"
 GRUB_MKRESCUE := $(REPRO_CLOCK) grub-mkrescue --fonts= --themes= --locales= \
 	$(if $(GRUB_PLATFORM),-d $(GRUB_LIB)/$(GRUB_PLATFORM))
+# x86_64 (UEFI Secure Boot, docs/secure-boot.md): grub-mkrescue makes the
+# BIOS part only (i386-pc); the UEFI part is Debian's signed chain, shim
+# then signed GRUB, on a FAT image of our own (image/efi.sh): the El
+# Torito EFI entry of the ISO and, as a GPT/MBR partition of the hybrid
+# image, the stick's EFI system partition.  Debian's signed kernel (the
+# pinned package) is what GRUB then loads.  EFI_MARKER, a file of the ISO
+# tree, is how the signed GRUB finds the tree (its config is built in).
+EFI_IMG :=
+ISO_EFI_ARGS :=
+ifeq ($(DEB_ARCH),amd64)
+SIGNED_ROOT := $(BUILD)/signed-boot
+SIGNED_UNPACKED := $(STAMPS)/signed-boot.unpacked
+SIGNED_SHIM := $(SIGNED_ROOT)/usr/lib/shim/shimx64.efi.signed
+SIGNED_MM := $(SIGNED_ROOT)/usr/lib/shim/mmx64.efi.signed
+SIGNED_GRUB_DIR := $(SIGNED_ROOT)/usr/lib/grub/x86_64-efi-signed
+$(SIGNED_UNPACKED): $(shim_FETCHED) $(shimhelpers_FETCHED) \
+		$(grubsigned_FETCHED)
+	@echo "  UNPACK  shim $(shim_VERSION), grub-efi-amd64-signed" \
+		"$(grubsigned_VERSION)"
+	$(Q)rm -rf $(SIGNED_ROOT) && mkdir -p $(SIGNED_ROOT) && \
+	for f in $(shim_DEBFILE) $(shimhelpers_DEBFILE) $(grubsigned_DEBFILE); \
+	do dpkg-deb -x $$f $(SIGNED_ROOT) || exit 1; done
+	$(Q)mkdir -p $(@D) && touch $@
+EFI_MARKER := /.disk/benchboot-$(ARCH)
+EFI_IMG := $(BUILD)/efi.img
+$(EFI_IMG): $(SIGNED_UNPACKED) image/efi.sh
+	@echo "  EFI     $@ (shim, signed GRUB)"
+	$(Q)image/efi.sh $@ $(SIGNED_SHIM) $(SIGNED_GRUB_DIR)/gcdx64.efi.signed \
+		$(SIGNED_MM) $(EFI_MARKER)
+	$(Q)$(call image_size,$@)
+GRUB_MKRESCUE += -d $(GRUB_LIB)/i386-pc
+# iso_efi DIR: put the EFI image and the marker in the tree DIR; the
+# xorriso commands after grub-mkrescue's own add the El Torito EFI entry
+# and the partition pointing at it.
+iso_efi = cp $(EFI_IMG) $(1)/efi.img && mkdir -p $(1)/.disk && \
+	echo "$(IMAGE_RELEASE)" >$(1)$(EFI_MARKER) && \
+	touch -h -d @$(SOURCE_DATE_EPOCH) $(1) $(1)/efi.img $(1)/.disk \
+		$(1)$(EFI_MARKER) &&
+ISO_EFI_ARGS := -boot_image any next -boot_image any efi_path=/efi.img \
+	-boot_image any efi_boot_part=--efi-boot-image
+endif
 $(ISO): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk $(GRUB_TARGET) \
-		$(SERVER_OVERLAY)
+		$(SERVER_OVERLAY) $(EFI_IMG)
 	@echo "  ISO     $@"
 	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/iso.XXXXXX) && \
 	trap 'rm -rf $$d' EXIT && \
-	$(call iso_tree,$$d/tree) && \
+	$(call iso_tree,$$d/tree) && $(call iso_efi,$$d/tree) \
 	{ $(GRUB_MKRESCUE) -o $$d/out.iso $$d/tree -- -volid BENCHBOOT \
-		>$(BUILD)/iso.log 2>&1 || \
+		$(ISO_EFI_ARGS) >$(BUILD)/iso.log 2>&1 || \
 		{ echo "error: grub-mkrescue failed, see $(BUILD)/iso.log" >&2; \
 		  exit 1; }; } && \
 	mv $$d/out.iso $@
@@ -199,11 +240,11 @@ USB_RESULTS_MB := 64
 FAT_VOLUME_ID := $(shell printf %08X $$(($(SOURCE_DATE_EPOCH) & 0xFFFFFFFF)))
 $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 		image/README-results.txt image/params.txt $(GRUB_TARGET) \
-		$(SERVER_OVERLAY)
+		$(SERVER_OVERLAY) $(EFI_IMG)
 	@echo "  USB     $@"
 	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/usb.XXXXXX) && \
 	trap 'rm -rf $$d' EXIT && \
-	$(call iso_tree,$$d/tree,MENU_FIELD=1) && \
+	$(call iso_tree,$$d/tree,MENU_FIELD=1) && $(call iso_efi,$$d/tree) \
 	mkfs.vfat --invariant -F 32 -n BBRESULTS -i $(FAT_VOLUME_ID) \
 		-C $$d/bbresults.fat $$(($(USB_RESULTS_MB) * 1024)) >/dev/null && \
 	mkdir $$d/benchboot && \
@@ -214,7 +255,7 @@ $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 	mcopy -m -i $$d/bbresults.fat $$d/README.TXT ::README.TXT && \
 	mcopy -m -s -i $$d/bbresults.fat $$d/benchboot ::benchboot && \
 	{ $(GRUB_MKRESCUE) -o $$d/out.img $$d/tree -- -volid BENCHBOOT \
-		-append_partition 3 0x0c $$d/bbresults.fat \
+		$(ISO_EFI_ARGS) -append_partition 3 0x0c $$d/bbresults.fat \
 		>$(BUILD)/usb.log 2>&1 || \
 		{ echo "error: grub-mkrescue failed, see $(BUILD)/usb.log" >&2; \
 		  exit 1; }; } && \
@@ -223,16 +264,28 @@ $(USB_IMG): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
 
 # The netboot tree: pxelinux for BIOS, GRUB's network image for UEFI, an
 # iPXE script for HTTP boot, and the kernel and initramfs they all load.
+# x86_64 adds Debian's signed chain for UEFI PXE and UEFI HTTP boot with
+# Secure Boot (docs/boot-pxe.md): bootx64.efi is shim, which loads
+# grubx64.efi (Debian's signed network GRUB, grubnetx64) from the same
+# directory by TFTP or HTTP; that GRUB reads grub/ beside it.
 NETBOOT := $(IMAGES)/netboot
 NETBOOT_STAMP := $(STAMPS)/netboot
+NETBOOT_SIGNED :=
+ifeq ($(DEB_ARCH),amd64)
+NETBOOT_SIGNED := $(SIGNED_UNPACKED)
+netboot_signed = cp $(SIGNED_SHIM) $(1)/bootx64.efi && \
+	cp $(SIGNED_GRUB_DIR)/grubnetx64.efi.signed $(1)/grubx64.efi && \
+	cp $(SIGNED_MM) $(1)/mmx64.efi &&
+endif
 $(NETBOOT_STAMP): $(VMLINUZ) $(INITRAMFS) netboot/menu.sh image/image.mk \
-		$(GRUB_TARGET) $(GRUB_NET) $(SERVER_OVERLAY)
+		$(GRUB_TARGET) $(GRUB_NET) $(SERVER_OVERLAY) $(NETBOOT_SIGNED)
 	@echo "  NETBOOT $(NETBOOT)"
 	$(Q)mkdir -p $(BUILD) && d=$$(mktemp -d $(BUILD)/netboot.XXXXXX) && \
 	trap 'rm -rf $$d' EXIT && t=$$d/netboot && \
 	mkdir -p $$t && \
 	cp $(VMLINUZ) $(INITRAMFS) $(SERVER_OVERLAY) $$t/ && \
 	$(if $(NETBOOT_LOADERS),cp $(NETBOOT_LOADERS) $$t/ &&) \
+	$(call netboot_signed,$$t) \
 	{ $(REPRO_CLOCK) grub-mknetdir --fonts= --themes= --locales= \
 		--net-directory=$$t --subdir=grub \
 		-d $(GRUB_NET_LIB) >$(BUILD)/netboot.log 2>&1 || \

@@ -5,9 +5,13 @@
 # BusyBox modprobe finds them by name and by modalias.
 # MODULES_STRIP (empty: copy as they are) is the target's strip: each module
 # then loses its symbols no relocation needs, its BTF type data and its
-# signature.  They stay uncompressed: the archive's compression takes them
-# together (smaller than one by one with xz, and nothing for modprobe to
-# unpack at boot; docs/drivers.md, "Size and boot time").
+# signature -- except on a kernel that locks itself down under UEFI Secure
+# Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT, Debian's amd64): it refuses
+# every module without Debian's signature, so a signed module is copied
+# byte for byte (docs/secure-boot.md).  They stay uncompressed: the
+# archive's compression takes them together (smaller than one by one with
+# xz, and nothing for modprobe to unpack at boot; docs/drivers.md, "Size
+# and boot time").
 set -eu
 
 root=$1 kver=$2 list=$3 dest=$4
@@ -36,10 +40,20 @@ while IFS= read -r line; do
 done <"$list"
 [ $bad = 0 ] || exit 1
 
+# Signed modules are kept whole where lockdown would refuse them stripped.
+keep_signed=0
+grep -qx 'CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT=y' "$root/boot/config-$kver" \
+	2>/dev/null && keep_signed=1
+# signed FILE: FILE ends with the kernel's module signature marker.
+signed() {
+	[ "$(tail -c 28 "$1" | tr -d '\n')" = '~Module signature appended~' ]
+}
 sort -u "$paths" | while read -r p; do
 	rel=${p#"$src"/}
 	mkdir -p "$out/${rel%/*}"
-	if [ -n "${MODULES_STRIP:-}" ]; then
+	if [ $keep_signed = 1 ] && signed "$p"; then
+		cp "$p" "$out/$rel"
+	elif [ -n "${MODULES_STRIP:-}" ]; then
 		# The kernel's own signature is lost with any edit; the kernel
 		# does not require one (MODULE_SIG_FORCE unset) and only
 		# taints itself.  Gone too: the BTF types (for BPF tools) and
@@ -65,5 +79,7 @@ depmod -b "$dest" "$kver"
 # BusyBox's modprobe reads the text indexes only; the binary ones are kmod's.
 [ -z "${MODULES_STRIP:-}" ] ||
 	rm -f "$out"/modules.*.bin "$out/modules.builtin.modinfo"
-echo "  MODULES $(find "$out" -name '*.ko*' | wc -l) modules," \
+nsig=0
+for f in $(find "$out" -name '*.ko'); do signed "$f" && nsig=$((nsig + 1)); done
+echo "  MODULES $(find "$out" -name '*.ko*' | wc -l) modules ($nsig signed)," \
 	"$(du -sk "$out" | cut -f1) KiB"

@@ -35,6 +35,8 @@ qt_init_base() {
 	QT_PROBE_S=${QT_PROBE_S:-20}
 	OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 	OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+	OVMF_SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.ms.fd
+	OVMF_SB_VARS=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
 	rm -rf "$QT_DIR"
 	mkdir -p "$QT_DIR"
 	trap qt_cleanup EXIT
@@ -137,11 +139,19 @@ qt_timeout() { echo $(($1 * QT_SLOW)); }
 qt_start() {
 	local name=$1
 	shift
+	local serial
 	QT_LOG=$QT_DIR/$name.log
 	: >"$QT_LOG"
 	QT_T0=$(date +%s%3N)
+	# QT_SERIAL_SOCK: the console is also a socket the test can type into
+	# (qt_type), still logged to QT_LOG.
+	serial="-serial file:$QT_LOG"
+	[ -z "${QT_SERIAL_SOCK:-}" ] || serial="-chardev socket,id=ser0"\
+",path=$QT_SERIAL_SOCK,server=on,wait=off,logfile=$QT_LOG"\
+" -serial chardev:ser0"
+	# shellcheck disable=SC2086
 	${QT_WRAP:-} $QT_QEMU \
-		-display none -no-reboot -monitor none -serial "file:$QT_LOG" "$@" \
+		-display none -no-reboot -monitor none $serial "$@" \
 		>"$QT_DIR/$name.qemu.log" 2>&1 &
 	QT_PID=$!
 	QT_PIDS="$QT_PIDS $QT_PID"
@@ -154,6 +164,39 @@ qt_uefi() {
 	cp "$OVMF_VARS" "$QT_DIR/$1.vars.fd"
 	echo "-drive if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_CODE" \
 		"-drive if=pflash,format=raw,unit=1,file=$QT_DIR/$1.vars.fd"
+}
+
+# qt_secureboot NAME: the machine and pflash options for OVMF with Secure
+# Boot on and Microsoft's keys enrolled (Debian's ovmf: the .ms build and
+# its variable store, a private copy in $QT_DIR), as a PC sold with
+# Secure Boot on boots: SMM, and flash writable from SMM only.
+qt_secureboot() {
+	cp "$OVMF_SB_VARS" "$QT_DIR/$1.vars.fd"
+	echo "-machine q35,smm=on" \
+		"-global driver=cfi.pflash01,property=secure,value=on" \
+		"-drive if=pflash,format=raw,unit=0,readonly=on,file=$OVMF_SB_CODE" \
+		"-drive if=pflash,format=raw,unit=1,file=$QT_DIR/$1.vars.fd"
+}
+
+# qt_locked_down [LOG]: TAP cases on a Secure-Boot boot's console (LOG,
+# default the current VM's): Secure Boot on, the kernel locked down, no
+# module refused (a signature missing) and none tainting the kernel.
+qt_locked_down() {
+	local log=${1:-$QT_LOG}
+	check "$QT_CASE: the kernel saw Secure Boot enabled" \
+		grep -q 'secureboot: Secure boot enabled' "$log"
+	check "$QT_CASE: the kernel locked itself down" \
+		grep -q 'Kernel is locked down from EFI Secure Boot' "$log"
+	check_eq "$QT_CASE: no module refused or tainting (kernel lines)" \
+		"$(grep -aciE '^\[ *[0-9.]+\].*(rejected|taint|module verif)' \
+		"$log")" 0
+}
+
+# qt_type TEXT: type TEXT (printf format: \r is Enter, \033[B the down
+# arrow) on the serial console of a VM started with QT_SERIAL_SOCK.
+qt_type() {
+	printf "$1" | socat -t 1 - "UNIX-CONNECT:$QT_SERIAL_SOCK" \
+		>/dev/null 2>&1
 }
 
 # qt_wait REGEX SECONDS: wait until the current VM's console log has a line
