@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "lib/repeat_stats.h"
+#include "lib/tdist.h"
 
 double repeat_stats_t95(int df)
 {
@@ -74,5 +75,17 @@ cJSON *repeat_stats_json(const struct repeat_stats *s)
 	cJSON_AddItemToArray(ci, cJSON_CreateNumber(s->ci95_hi));
 	cJSON_AddNumberToObject(o, "min", s->min);
 	cJSON_AddNumberToObject(o, "max", s->max);
+	if (repeat_stats_mdc_pct(s) >= 0)
+		cJSON_AddNumberToObject(o, "mdc_pct", repeat_stats_mdc_pct(s));
 	return o;
+}
+
+double repeat_stats_mdc_pct(const struct repeat_stats *s)
+{
+	double df = 2.0 * (s->n - 1);
+
+	if (s->n < 2 || s->mean == 0)
+		return -1;
+	return (tdist_q2(0.05, df) + tdist_q2(0.4, df)) * sqrt(2) *
+		s->stddev / fabs(s->mean) * 100;
 }

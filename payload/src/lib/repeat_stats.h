@@ -20,8 +20,14 @@ int repeat_stats_compute(double *v, int n, struct repeat_stats *out);
  * the normal 1.96 beyond the table). */
 double repeat_stats_t95(int df);
 
-/* A new object {"n","median","mean","stddev","ci95":[lo,hi],"min","max"};
- * caller owns. */
+/* The minimum detectable change of s in % of its mean: what a two-sample
+ * t-test between two runs of s->n repeats finds at alpha 0.05 with power
+ * 0.8, (t_{.975,2(n-1)} + t_{.8,2(n-1)}) * sqrt(2) * stddev / |mean| *
+ * 100 (docs/report.md); -1 with fewer than two repeats or a mean of 0. */
+double repeat_stats_mdc_pct(const struct repeat_stats *s);
+
+/* A new object {"n","median","mean","stddev","ci95":[lo,hi],"min","max"}
+ * and "mdc_pct" when repeat_stats_mdc_pct() has one; caller owns. */
 cJSON *repeat_stats_json(const struct repeat_stats *s);
 
 #endif
