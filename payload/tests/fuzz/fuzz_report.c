@@ -27,7 +27,7 @@ static int fuzz_injected(const char *buf, size_t n)
 {
 	static const char tags[] = " !DOCTYPE html head meta title style "
 		"body h1 h2 h3 table tr th td p br section div figure "
-		"figcaption svg path text rect circle ";
+		"figcaption svg path text rect circle span ";
 	char name[16];
 	size_t i, k, e;
 
