@@ -18,8 +18,8 @@ fuzz_proc_parse_SRCS := sysmon/sample_linux.c lib/util.c
 FUZZ_TARGETS += report
 fuzz_report_SRCS := result/result_doc.c report/report_text.c \
 	report/report_csv.c report/report_html.c report/report_system.c \
-	result/result.c \
-	lib/hist.c lib/json_int.c lib/repeat_stats.c lib/util.c
+	report/report_mdc.c result/result.c \
+	lib/hist.c lib/json_int.c lib/repeat_stats.c lib/tdist.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_report: FUZZ_CFLAGS += -lcjson -lm
 FUZZ_TARGETS += mysql_wire
 fuzz_mysql_wire_SRCS := load/sql/mysql_wire.c
@@ -41,7 +41,7 @@ FUZZ_TARGETS += resultdb
 fuzz_resultdb_SRCS := resultdb/resultdb_index.c resultdb/resultdb_regress.c \
 	resultdb/resultdb_conn.c load/sql/sql_conn.c load/sql/mysql_wire.c \
 	result/result_doc.c result/result.c lib/hist.c lib/json_int.c \
-	lib/repeat_stats.c lib/hostport.c lib/util.c
+	lib/repeat_stats.c lib/tdist.c lib/hostport.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_resultdb: FUZZ_CFLAGS += \
 	-I$(SYSROOT)/include/mariadb -lcjson -l:libmariadb.so.3 -lm
 $(PAYLOAD_BUILD)/fuzz/fuzz_resultdb: | $(MARIADB_LIB)
@@ -65,10 +65,10 @@ $(PAYLOAD_BUILD)/fuzz/fuzz_smbios: FUZZ_CFLAGS += -lcjson
 # fuzz_resultdb (no server is reached: a history from files).
 FUZZ_TARGETS += changes
 fuzz_changes_SRCS := changes/changes_series.c changes/changes_edivisive.c \
-	lib/tdist.c resultdb/resultdb_changes.c resultdb/resultdb_regress.c \
+	resultdb/resultdb_changes.c resultdb/resultdb_regress.c \
 	resultdb/resultdb_conn.c load/sql/sql_conn.c load/sql/mysql_wire.c \
 	result/result_doc.c result/result.c lib/hist.c lib/json_int.c \
-	lib/repeat_stats.c lib/hostport.c lib/util.c
+	lib/repeat_stats.c lib/tdist.c lib/hostport.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_changes: FUZZ_CFLAGS += \
 	-I$(SYSROOT)/include/mariadb -lcjson -l:libmariadb.so.3 -lm
 $(PAYLOAD_BUILD)/fuzz/fuzz_changes: | $(MARIADB_LIB)
