@@ -159,6 +159,36 @@ run_checks() {
 		 ([.apache, .mariadb, .postfix] |
 		  all(.package_version | length > 0))' "$R"
 	run_check_relay "$R"
+	run_check_system "$R"
+}
+
+# run_check_system RESULT: every host's system table, read by the guest
+# from its own machine (docs/result-schema.md, System table): what QEMU's
+# firmware gives an x86_64 guest (SMBIOS: vendor QEMU, a "Standard PC"
+# product, one RAM DIMM), the kernel the image booted, the lab key never
+# in the recorded command line.
+run_check_system() {
+	check "system: every x86_64 host's firmware is QEMU's (SMBIOS)" run_jq \
+		'[.environment.hosts[] | select(.arch == "x86_64") |
+		  .system.firmware | .sys_vendor == "QEMU" and
+		  (.product_name | startswith("Standard PC")) and
+		  (.bios_vendor | length > 0)] | length > 0 and all' "$1"
+	check "system: its DIMMs from SMBIOS type 17 add up to RAM QEMU gave" run_jq \
+		'[.environment.hosts[] | select(.arch == "x86_64") |
+		  .system.memory | .slots >= 1 and (.dimms | length >= 1) and
+		  all(.dimms[]; .type == "RAM" and .size_mb > 0) and
+		  ([.dimms[].size_mb] | add) * 1024 >= .total_kb] |
+		 length > 0 and all' "$1"
+	check "system: the kernel and CPUs each host reports" run_jq \
+		'[.environment.hosts[] | select(.system) |
+		  (.system.kernel.release // "?") as $r |
+		  (.kernel | contains($r)) and
+		  .system.cpu.threads == .cpus and
+		  .system.memory.total_kb == .mem_kb] | length > 0 and all' "$1"
+	check "system: the lab key is in no recorded command line" run_jq \
+		'[.environment.hosts[] | .system.kernel.cmdline // "" |
+		  test("benchboot[.]key=(?!\\(redacted\\))")] | any | not' \
+		"$1"
 }
 
 # run_check_relay RESULT: the relay step's mail left the server for the

@@ -360,8 +360,46 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Rows of every vulnerability any host names (sorted) and of each NIC
- * index any host has. */
+static const char rs_na[] = "Not affected";
+
+/* Whether every host that names vulnerability name says it is not
+ * affected: those share one row, so that a long list of "Not affected"
+ * does not bury the lines that differ. */
+static int rs_vuln_not_affected(const struct report_sys *t, const char *name)
+{
+	const char *s;
+	int c;
+
+	for (c = 0; c < t->ncols; c++) {
+		s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+			rs_get(t->col[c].host, "system.cpu.vulnerabilities"),
+			name));
+		if (s && strcmp(s, rs_na) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* The vulnerabilities a host says it is not affected by, when every
+ * host that names them says so (sorted, comma-separated). */
+static void rs_f_not_affected(char *b, const cJSON *h, const char *arg)
+{
+	const cJSON *v = rs_get(h, "system.cpu.vulnerabilities"), *x;
+	const char *names[256];
+	int n = 0, i;
+
+	(void)arg;
+	cJSON_ArrayForEach(x, v)
+		if (n < 256 && x->string && cJSON_IsString(x) &&
+		    strcmp(x->valuestring, rs_na) == 0)
+			names[n++] = x->string;
+	qsort(names, (size_t)n, sizeof(names[0]), rs_strcmp);
+	for (i = 0; i < n; i++)
+		rs_cat(b, ", ", "%s", names[i]);
+}
+
+/* Rows of each NIC index any host has and of every vulnerability any
+ * host names (sorted), those no host is affected by in one row. */
 static int rs_dynamic_rows(struct report_sys *t)
 {
 	const char *names[256];
@@ -389,9 +427,13 @@ static int rs_dynamic_rows(struct report_sys *t)
 		rc = rs_add_row(t, label, rs_f_nic, arg);
 	}
 	for (j = 0; j < nn && rc == 0; j++) {
+		if (rs_vuln_not_affected(t, names[j]))
+			continue;
 		snprintf(label, sizeof(label), "Vuln. %.40s", names[j]);
 		rc = rs_add_row(t, label, rs_f_vuln, names[j]);
 	}
+	if (rc == 0)
+		rc = rs_add_row(t, "Not affected", rs_f_not_affected, NULL);
 	return rc;
 }
 

@@ -181,7 +181,7 @@ static void test_one(void)
 {
 	static const char *const rows[] = { "System", "BIOS", "Processor",
 		"CPU id", "Microcode", "Topology", "Boost", "Memory", "DIMMs",
-		"Kernel", "Clocksource", "Vuln. meltdown" };
+		"Kernel", "Clocksource", "Not affected" };
 	struct result_doc r;
 	struct report_sys t;
 	char err[256], *txt, *html, *a;
