@@ -161,6 +161,26 @@ check "  titled with its run" grep -q 'change point at synth-21: image' \
 check "  and lists it with what changed, escaped" sh -c "grep -q \
 	'Linux 6.6 &lt;b&gt;evil&lt;/b&gt;' '$RUN_DIR/trend' &&
 	! grep -q '<b>evil' '$RUN_DIR/trend'"
+if command -v chromium >/dev/null; then
+	# The page as a browser builds it (fresh profile, loopback only):
+	# the mark is in the chart's SVG, not only in the text.
+	_prof=$(mktemp -d "$RUN_DIR/chromium.XXXXXX")
+	timeout -k 5 60 chromium --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --no-first-run --disable-extensions \
+		--host-resolver-rules='MAP * ~NOTFOUND, EXCLUDE 127.0.0.1' \
+		--user-data-dir="$_prof" --dump-dom \
+		"$U/ui/trend?suite=synth&version=2" >"$RUN_DIR/trend.dom" \
+		2>/dev/null
+	rm -rf "$_prof"
+	check "Chromium: the mark is inside a chart's <svg>" sh -c "tr -d '\n' \
+		<'$RUN_DIR/trend.dom' | grep -q '<svg[^>]*>.*<g class=\"cp\"><title>change point at synth-21: .*</g>.*</svg>'"
+	check "  and the table lists synth-21, escaped" sh -c "grep -q \
+		'Linux 6.6 &lt;b&gt;evil&lt;/b&gt;' '$RUN_DIR/trend.dom' &&
+		! grep -q '<b>evil' '$RUN_DIR/trend.dom'"
+else
+	skip "Chromium: chromium is not installed"
+fi
 $M -e "SELECT run_id, found_with FROM bb_change_points" >"$RUN_DIR/before"
 $BB collect $CU --dir "$D" $DB --reindex >"$RUN_DIR/reindex.out" \
 	2>"$RUN_DIR/reindex.log"
