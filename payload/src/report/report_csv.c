@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/report_csv.h"
+#include "report/report_mdc.h"
 #include "result/result_doc.h"
 
 /* A CSV field, quoted when it holds a separator, quote or line break.
@@ -46,7 +47,8 @@ static void report_csv_stat(FILE *out, const struct result_doc_stat *s)
 
 /* One row; w NULL for a step with no workload statistics. */
 /* The columns added after the probe's: error rate, invalid repeats,
- * the flag, the response-time standard deviation; then the line end. */
+ * the flag, the response-time standard deviation, the throughput's
+ * minimum detectable change; then the line end. */
 static void report_csv_tail(FILE *out, const struct result_doc_step *st,
 			    const struct result_doc_wl *w)
 {
@@ -59,7 +61,11 @@ static void report_csv_tail(FILE *out, const struct result_doc_step *st,
 	fprintf(out, ",%d,%s", st->invalid, st->skipped ? "" :
 		result_doc_step_flag(st));
 	if (w && w->sd_ns >= 0)
-		fprintf(out, ",%.17g\n", w->sd_ns);
+		fprintf(out, ",%.17g", w->sd_ns);
+	else
+		fputc(',', out);
+	if (w && report_mdc_pct(&w->thr) >= 0)
+		fprintf(out, ",%.17g\n", report_mdc_pct(&w->thr));
 	else
 		fputs(",\n", out);
 }
@@ -122,7 +128,7 @@ int report_csv(FILE *out, struct result_doc *rs, int n)
 	fputs(",errors,sampler_intervals", out);
 	for (k = 0; k < RESULT_DOC_SM_N; k++)
 		fprintf(out, ",%s", result_doc_sm_fields[k]);
-	fputs(",probe_seconds,probe_lost_pct,probe_stddev_pct,successes,failures,error_rate,invalid_repeats,flag,stddev_ns\n", out);
+	fputs(",probe_seconds,probe_lost_pct,probe_stddev_pct,successes,failures,error_rate,invalid_repeats,flag,stddev_ns,thr_mdc_pct\n", out);
 	for (i = 0; i < n; i++)
 		for (s = 0; s < rs[i].nsteps; s++) {
 			const struct result_doc_step *st = &rs[i].steps[s];
