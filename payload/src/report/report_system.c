@@ -102,7 +102,11 @@ static void rs_dimms(char *b, const cJSON *h)
 	}
 	if (n)
 		rs_cat(b, ", ", "%d x %s", n, prev);
-	rs_num(b, b[0] ? " in " : "", h, "system.memory.slots", "%g slots");
+	if (b[0] && cJSON_IsNumber(rs_get(h, "system.memory.slots")))
+		rs_cat(b, NULL, " in %g slot%s",
+		       rs_get(h, "system.memory.slots")->valuedouble,
+		       rs_get(h, "system.memory.slots")->valuedouble == 1 ?
+		       "" : "s");
 }
 
 /* One row's cell of host h: fills b (empty: the host does not tell). */
@@ -152,14 +156,25 @@ static void rs_f_cpuid(char *b, const cJSON *h, const char *arg)
 	rs_num(b, ", ", h, "system.cpu.stepping", "stepping %g");
 }
 
+/* "N word" or "N words" for the number at path, when there is one. */
+static void rs_count(char *b, const cJSON *h, const char *path,
+		     const char *word)
+{
+	const cJSON *x = rs_get(h, path);
+
+	if (cJSON_IsNumber(x))
+		rs_cat(b, ", ", "%g %s%s", x->valuedouble, word,
+		       x->valuedouble == 1 ? "" : "s");
+}
+
 static void rs_f_topo(char *b, const cJSON *h, const char *arg)
 {
 	(void)arg;
-	rs_num(b, ", ", h, "system.cpu.sockets", "%g socket(s)");
-	rs_num(b, ", ", h, "system.cpu.cores", "%g cores");
-	rs_num(b, ", ", h, "system.cpu.threads", "%g threads");
+	rs_count(b, h, "system.cpu.sockets", "socket");
+	rs_count(b, h, "system.cpu.cores", "core");
+	rs_count(b, h, "system.cpu.threads", "thread");
 	if (!b[0])
-		rs_num(b, NULL, h, "cpus", "%g CPUs");
+		rs_count(b, h, "cpus", "CPU");
 }
 
 static void rs_f_freq(char *b, const cJSON *h, const char *arg)

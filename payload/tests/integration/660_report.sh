@@ -111,7 +111,7 @@ jq --argjson s "$SYS" '.environment.hosts[].system = ($s |
 	>"$W/bs.json"
 $BB report "$W/as.json" >"$W/as.txt"
 check "system table: one result" sh -c "grep -q '^system: one column per host' '$W/as.txt' &&
-	grep -Eq '^    DIMMs +1 x 2048 MB RAM in 1 slots$' '$W/as.txt'"
+	grep -Eq '^    DIMMs +1 x 2048 MB RAM in 1 slot$' '$W/as.txt'"
 $BB report "$W/as.json" "$W/bs.json" >"$W/abs.txt"
 d=$(awk '/^system:/ { t = 1 } t && /^$/ { exit }
 	t && /^  \* / { print NR ":" $2 }
