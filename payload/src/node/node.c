@@ -341,6 +341,46 @@ static void node_nics_missing(cJSON *o)
 		fclose(f);
 }
 
+/* The most the system table may take in the hello: the controller
+ * refuses a connection that sends over 8 KiB before its hello is whole
+ * (controller/runner_peers.c), and the hello carries the rest of the host
+ * too. */
+#define NODE_SYSTEM_MAX 4096
+
+/* Leaves out of sys, largest first, what would make it longer than
+ * NODE_SYSTEM_MAX (a long command line, the vulnerability lines, the
+ * DIMMs), naming each in sys's "cut": the reader sees what is missing and
+ * why, never a table that looks whole. */
+static void node_system_fit(cJSON *sys)
+{
+	static const char *const drop[][2] = { { "kernel", "cmdline" },
+		{ "cpu", "vulnerabilities" }, { "memory", "dimms" } };
+	char line_cut[64], *t;
+	cJSON *cut = NULL;
+	size_t i, len;
+
+	for (i = 0; i < sizeof(drop) / sizeof(drop[0]); i++) {
+		t = cJSON_PrintUnformatted(sys);
+		len = t ? strlen(t) : 0;
+		free(t);
+		if (len <= NODE_SYSTEM_MAX)
+			return;
+		if (!cJSON_GetObjectItem(cJSON_GetObjectItem(sys, drop[i][0]),
+					 drop[i][1]))
+			continue;
+		cJSON_DeleteItemFromObject(cJSON_GetObjectItem(sys,
+					   drop[i][0]), drop[i][1]);
+		if (!cut)
+			cut = cJSON_AddArrayToObject(sys, "cut");
+		snprintf(line_cut, sizeof(line_cut), "%s.%s", drop[i][0],
+			 drop[i][1]);
+		if (cut)
+			cJSON_AddItemToArray(cut, cJSON_CreateString(line_cut));
+		node_log("system table over %d bytes: %s left out",
+			 NODE_SYSTEM_MAX, line_cut);
+	}
+}
+
 /* The system table read from the machine itself (docs/result-schema.md,
  * "system"): firmware, CPU, memory, kernel; a part the machine does not
  * tell (no DMI on PowerPC) is left out. */
@@ -358,6 +398,7 @@ static void node_system(cJSON *o)
 		cJSON_AddItemToObject(sys, "memory", x);
 	if ((x = ident_kernel_json("")) != NULL)
 		cJSON_AddItemToObject(sys, "kernel", x);
+	node_system_fit(sys);
 }
 
 cJSON *node_hostinfo(const char *id, const char *role)

@@ -753,6 +753,11 @@ static void vsystem(struct vctx *v, const cJSON *h, const char *path)
 	snprintf(p, sizeof(p), "%.200s.system", path);
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		vget(v, sys, p, parts[i], 'o', 1);
+	o = vget(v, sys, p, "cut", 'a', 1);
+	snprintf(q, sizeof(q), "%.200s.cut", p);
+	cJSON_ArrayForEach(x, o)
+		if (!vtype_ok(x, 's'))
+			verr(v, q, "expected strings");
 	for (i = 0; i < sizeof(vsys_fields) / sizeof(vsys_fields[0]); i++) {
 		o = cJSON_GetObjectItemCaseSensitive(sys, vsys_fields[i].part);
 		snprintf(q, sizeof(q), "%.200s.%s", p, vsys_fields[i].part);
