@@ -105,16 +105,19 @@ check "clean: error rate 0, valid" jqt \
 # The report: the error column, the flag and the reason.
 $BB report "$res" >"$RUN_DIR/r.txt" 2>"$RUN_DIR/r.err"
 check_eq "report: exit 0" "$?" 0
+# One result: one table, a row per step and workload (step, workload,
+# rate, err %, p50, p99, spread, MDC, flag).
 check "report: half404's row flagged INVALID with its error rate" \
-	grep -Eq '^  2 +- +[3-6][0-9]\.[0-9]+ +INVALID' "$RUN_DIR/r.txt"
+	grep -Eq '^  half404/c2 +http +.* [3-6][0-9]\.[0-9]+ .* INVALID$' \
+	"$RUN_DIR/r.txt"
 check "report: the reason under the table" grep -q \
 	'^  A: half404/c2: 2 of 2 repeat(s) invalid, not averaged: http: ' \
 	"$RUN_DIR/r.txt"
 check "report: tolerant flagged errors, clean not flagged" sh -c "
-	grep -A2 '^tolerant (http): requests/s' '$RUN_DIR/r.txt' |
-		grep -Eq '^  2 .* [3-6][0-9]\.[0-9]+ +errors' &&
-	grep -A2 '^clean (http): requests/s' '$RUN_DIR/r.txt' |
-		grep -Eq '^  2 .* 0\.00 *$'"
+	grep -Eq '^  tolerant/c2 +http .* [3-6][0-9]\.[0-9]+ .* errors$' \
+		'$RUN_DIR/r.txt' &&
+	grep -E '^  clean/c2 +http .* 0\.00 ' '$RUN_DIR/r.txt' |
+		grep -Evq 'errors|INVALID'"
 $BB report --quiet --html "$RUN_DIR/r.html" --csv "$RUN_DIR/r.csv" "$res"
 check_eq "report --html --csv: exit 0" "$?" 0
 check "html: the INVALID flag with the reason as its title" \
