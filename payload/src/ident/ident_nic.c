@@ -199,9 +199,11 @@ static void nic_drvinfo(cJSON *o, int fd, const char *root, const char *name)
 static int nic_link_ioctl(int fd, const char *name, uint32_t *speed,
 			  uint8_t *duplex, uint8_t *autoneg)
 {
-	struct {
+	/* A union, not a struct: the settings end in a flexible array. */
+	union {
 		struct ethtool_link_settings s;
-		uint32_t masks[3 * NIC_LINK_WORDS];
+		uint32_t w[sizeof(struct ethtool_link_settings) / 4 +
+			   3 * NIC_LINK_WORDS];
 	} ls;
 	struct ethtool_cmd ec;
 	int8_t words;

@@ -72,3 +72,8 @@ fuzz_changes_SRCS := changes/changes_series.c changes/changes_edivisive.c \
 $(PAYLOAD_BUILD)/fuzz/fuzz_changes: FUZZ_CFLAGS += \
 	-I$(SYSROOT)/include/mariadb -lcjson -l:libmariadb.so.3 -lm
 $(PAYLOAD_BUILD)/fuzz/fuzz_changes: | $(MARIADB_LIB)
+# suite_nic over an agent's host object (untrusted JSON) and the sysfs
+# text parsers of ident_nic.
+FUZZ_TARGETS += nic
+fuzz_nic_SRCS := ident/ident_nic.c
+$(PAYLOAD_BUILD)/fuzz/fuzz_nic: FUZZ_CFLAGS += -lcjson

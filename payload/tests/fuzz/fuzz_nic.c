@@ -1,0 +1,67 @@
+/* fuzz_nic.c: libFuzzer target for ident_nic's suite_nic choice over an
+ * agent's host object (its hello's "host", which the controller marks:
+ * untrusted JSON of any shape) and the sysfs text parsers.  Checks its
+ * invariants, not just crashes: suite_nic is added exactly when the call
+ * says so, is an object with only the copied keys and the address, and
+ * a speed kept is a positive number of Mb/s.  Seeds: corpus/nic, a host
+ * as 067_two_nics' client sends it and odd shapes of it. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ident/ident_nic.h"
+
+static const char *const fuzz_keys[] = { "name", "mac", "driver",
+	"firmware_version", "speed_mbps", "duplex", "address" };
+
+static void fuzz_suite_nic_ok(const cJSON *h, int rc, const char *addr)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(h, "suite_nic"), *k;
+	size_t i;
+
+	if (rc != 0 && rc != -ENOENT && rc != -ENOMEM)
+		abort();
+	if (rc != 0)
+		return;
+	if (!cJSON_IsObject(s))
+		abort();
+	cJSON_ArrayForEach(k, s) {
+		for (i = 0; i < sizeof(fuzz_keys) / sizeof(fuzz_keys[0]); i++)
+			if (k->string && strcmp(k->string, fuzz_keys[i]) == 0)
+				break;
+		if (i == sizeof(fuzz_keys) / sizeof(fuzz_keys[0]))
+			abort();
+	}
+	k = cJSON_GetObjectItemCaseSensitive(s, "address");
+	if (!cJSON_IsString(k) || !strstr(addr, k->valuestring))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const addrs[] = { "10.0.0.2", "169.254.3.4",
+		"::ffff:10.0.0.2" };
+	char *text = malloc(size + 1);
+	cJSON *h;
+	long mbps = 0;
+	size_t i;
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = 0;
+	if (ident_nic_speed(text, &mbps) == 0 && (mbps <= 0 || mbps > INT32_MAX))
+		abort();
+	ident_nic_duplex(text);
+	ident_nic_told(text);
+	h = cJSON_Parse(text);
+	for (i = 0; h && i < sizeof(addrs) / sizeof(addrs[0]); i++)
+		fuzz_suite_nic_ok(h, ident_nic_mark_suite(h, addrs[i]),
+				  addrs[i]);
+	cJSON_Delete(h);
+	free(text);
+	return 0;
+}
