@@ -251,7 +251,7 @@ int changes_series_from_db(struct changes_hist *h, struct resultdb *st,
 	return rc == -ENOMEM ? util_fail(err, errlen, rc, "out of memory") : rc;
 }
 
-/* --- what changed ---------------------------------------------------------- */
+/* --- what changed -------------------------------------------------------- */
 
 /* Facts that differ between any two runs and say nothing of the
  * machine: where it was on the network, its clock, what it ran. */
@@ -468,7 +468,7 @@ out:
 	return text;
 }
 
-/* --- detection --------------------------------------------------------------- */
+/* --- detection ----------------------------------------------------------- */
 
 int changes_series_detect(struct changes_hist *h, int si,
 			  const struct changes_opts *o,
