@@ -486,7 +486,86 @@ int ident_nic_add(cJSON *host)
 		return 0;
 	}
 	cJSON_AddItemToObject(host, "nics", arr);
+	ident_nic_fit(host, IDENT_NIC_JSON_MAX);
 	return 0;
+}
+
+/* a's length printed unformatted (SIZE_MAX when it cannot be printed). */
+static size_t nic_json_len(const cJSON *a)
+{
+	char *t = cJSON_PrintUnformatted(a);
+	size_t n = t ? strlen(t) : SIZE_MAX;
+
+	free(t);
+	return n;
+}
+
+/* Replaces n's fields by the few a NIC without a link is known by. */
+static void nic_compact(cJSON *n)
+{
+	static const char *const keep[] = { "name", "mac", "driver",
+		"pci_address", "operstate" };
+	cJSON *f, *next;
+	size_t i;
+
+	for (f = n->child; f; f = next) {
+		next = f->next;
+		for (i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+			if (f->string && strcmp(f->string, keep[i]) == 0)
+				break;
+		if (i == sizeof(keep) / sizeof(keep[0]))
+			cJSON_Delete(cJSON_DetachItemViaPointer(n, f));
+	}
+	cJSON_AddBoolToObject(n, "cut", 1);
+}
+
+/* The last entry of arr that pass p may shrink or drop: 0, a NIC
+ * without a carrier not yet compacted; 1, a NIC without an address;
+ * 2, any. */
+static cJSON *nic_victim(cJSON *arr, int pass)
+{
+	cJSON *n, *found = NULL;
+
+	cJSON_ArrayForEach(n, arr) {
+		if (pass == 0 &&
+		    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(n,
+								   "carrier")) &&
+		    !cJSON_GetObjectItemCaseSensitive(n, "cut"))
+			found = n;
+		if (pass == 1 && !cJSON_GetObjectItemCaseSensitive(n, "ipv4"))
+			found = n;
+		if (pass == 2)
+			found = n;
+	}
+	return found;
+}
+
+int ident_nic_fit(cJSON *host, size_t max)
+{
+	cJSON *arr = cJSON_GetObjectItemCaseSensitive(host, "nics"), *v;
+	int pass = 0, gone = 0;
+
+	if (!cJSON_IsArray(arr))
+		return 0;
+	while (pass < 3 && cJSON_GetArraySize(arr) > 0 &&
+	       nic_json_len(arr) > max) {
+		v = nic_victim(arr, pass);
+		if (!v) {
+			pass++;
+			continue;
+		}
+		if (pass == 0) {
+			nic_compact(v);
+			continue;
+		}
+		cJSON_Delete(cJSON_DetachItemViaPointer(arr, v));
+		gone++;
+	}
+	if (gone) {
+		cJSON_DeleteItemFromObjectCaseSensitive(host, "nics_cut");
+		cJSON_AddNumberToObject(host, "nics_cut", gone);
+	}
+	return gone;
 }
 
 /* Whether the nics entry n has addr among its ipv4 ("ADDR/PREFIX"). */

@@ -23,9 +23,22 @@
  * fields only).  New array, caller owns; NULL on out of memory. */
 cJSON *ident_nic_list(const char *root);
 
+/* The most "nics" may take, printed unformatted: the host goes in the
+ * agent's hello, which the controller refuses past 8 KiB before it is
+ * whole (controller/runner_peers.c), beside the system table's 4 KiB. */
+#define IDENT_NIC_JSON_MAX 2048
+
 /* Adds "nics" (ident_nic_list(IDENT_NIC_SYS)) to host, when this host has
- * any interface but loopback.  Returns 0 or -ENOMEM. */
+ * any interface but loopback, held to IDENT_NIC_JSON_MAX
+ * (ident_nic_fit).  Returns 0 or -ENOMEM. */
 int ident_nic_add(cJSON *host);
+
+/* Holds host's "nics" to max bytes: first the NICs without a carrier
+ * (from the last) keep only name, mac, driver, pci_address and
+ * operstate, marked "cut": true; then whole NICs go from the last, those
+ * without an IPv4 address first (the suite's NIC has one), counted in
+ * host's "nics_cut".  Returns how many NICs went (0: it fitted). */
+int ident_nic_fit(cJSON *host, size_t max);
 
 /* Adds "suite_nic" to host: name, mac, driver, firmware_version,
  * speed_mbps, duplex (those of them its entry has) and address, copied

@@ -1,9 +1,11 @@
 /* fuzz_nic.c: libFuzzer target for ident_nic's suite_nic choice over an
  * agent's host object (its hello's "host", which the controller marks:
- * untrusted JSON of any shape) and the sysfs text parsers.  Checks its
- * invariants, not just crashes: suite_nic is added exactly when the call
- * says so, is an object with only the copied keys and the address, and
- * a speed kept is a positive number of Mb/s.  Seeds: corpus/nic, a host
+ * untrusted JSON of any shape), the hello's budget (ident_nic_fit) and
+ * the sysfs text parsers.  Checks its invariants, not just crashes:
+ * suite_nic is added exactly when the call says so, is an object with
+ * only the copied keys and the address; nics fits once fitted (or is
+ * empty) and the NICs that went are counted; a speed kept is a positive
+ * number of Mb/s.  Seeds: corpus/nic, a host
  * as 067_two_nics' client sends it and odd shapes of it. */
 #include <errno.h>
 #include <stdint.h>
@@ -40,6 +42,28 @@ static void fuzz_suite_nic_ok(const cJSON *h, int rc, const char *addr)
 		abort();
 }
 
+/* ident_nic_fit on whatever "nics" is: an array afterwards fits or is
+ * empty, and nics_cut counts what went. */
+static void fuzz_fit_ok(cJSON *h)
+{
+	cJSON *a = cJSON_GetObjectItemCaseSensitive(h, "nics");
+	int before = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0, gone;
+	char *t;
+
+	gone = ident_nic_fit(h, 256);
+	if (!cJSON_IsArray(a)) {
+		if (gone != 0)
+			abort();
+		return;
+	}
+	if (gone < 0 || cJSON_GetArraySize(a) + gone != before)
+		abort();
+	t = cJSON_PrintUnformatted(a);
+	if (t && strlen(t) > 256 && cJSON_GetArraySize(a) > 0)
+		abort();
+	free(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const addrs[] = { "10.0.0.2", "169.254.3.4",
@@ -61,6 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; h && i < sizeof(addrs) / sizeof(addrs[0]); i++)
 		fuzz_suite_nic_ok(h, ident_nic_mark_suite(h, addrs[i]),
 				  addrs[i]);
+	if (h)
+		fuzz_fit_ok(h);
 	cJSON_Delete(h);
 	free(text);
 	return 0;

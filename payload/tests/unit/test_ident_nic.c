@@ -203,6 +203,57 @@ static void test_suite_nic(void)
 	cJSON_Delete(h);
 }
 
+/* A full NIC entry as ident_nic writes one (about 400 bytes). */
+static cJSON *fat_nic(int i, int carrier, int addr)
+{
+	char buf[600];
+
+	snprintf(buf, sizeof(buf), "{\"name\":\"enp%ds0f%d\",\"mac\":\"a0:36:9f:00:00:%02x\","
+		 "\"driver\":\"ixgbe\",\"driver_version\":\"6.1.0-28-amd64\","
+		 "\"firmware_version\":\"0x800003e1, 1.2829.0\",\"bus_info\":\"0000:%02x:00.%d\","
+		 "\"pci_address\":\"0000:%02x:00.%d\",\"pci_id\":\"8086:10fb\",\"operstate\":\"%s\","
+		 "\"carrier\":%s,\"speed_mbps\":10000,\"duplex\":\"full\",\"autoneg\":true,\"mtu\":9000,"
+		 "\"rx_queues\":64,\"tx_queues\":64,\"channels\":{\"combined\":64},"
+		 "\"offloads\":{\"tso\":true,\"gso\":true,\"gro\":true,\"lro\":false}%s}",
+		 i, i, i, i, i, i, i, carrier ? "up" : "down", carrier ? "true" : "false",
+		 addr ? ",\"ipv4\":[\"10.1.0.7/24\"]" : "");
+	return cJSON_Parse(buf);
+}
+
+/* The hello's budget: a machine with 12 NICs keeps the one with an
+ * address whole, the linkless ones cut first, and says how many went. */
+static void test_fit(void)
+{
+	cJSON *h = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(h, "nics"), *n;
+	int i, gone, cut = 0, whole_addr = 0, cutfirst = 1;
+	char *t;
+
+	for (i = 0; i < 2; i++)
+		cJSON_AddItemToArray(a, fat_nic(i, 1, 0));
+	TAP_EQ_INT(ident_nic_fit(h, IDENT_NIC_JSON_MAX), 0, "fit: two NICs fit as they are");
+	tap_ok(!has(h, "nics_cut") && !has(cJSON_GetArrayItem(a, 0), "cut"), "fit: nothing marked");
+	for (i = 2; i < 12; i++)
+		cJSON_AddItemToArray(a, fat_nic(i, i != 5 && i % 2 == 0, i == 5 || i == 6));
+	gone = ident_nic_fit(h, IDENT_NIC_JSON_MAX);
+	t = cJSON_PrintUnformatted(a);
+	tap_ok(t && strlen(t) <= IDENT_NIC_JSON_MAX, "fit: 12 NICs held to %d bytes (%zu)", IDENT_NIC_JSON_MAX, t ? strlen(t) : 0);
+	free(t);
+	TAP_EQ_INT(num(h, "nics_cut"), gone, "fit: nics_cut counts the NICs that went");
+	tap_ok(gone > 0 && cJSON_GetArraySize(a) + gone == 12, "fit: %d went, %d kept", gone, cJSON_GetArraySize(a));
+	cJSON_ArrayForEach(n, a) {
+		if (has(n, "cut")) {
+			cut++;
+			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(n, "carrier")) || has(n, "speed_mbps") || !has(n, "mac") || !has(n, "driver"))
+				cutfirst = 0;
+		}
+		if (str(n, "name") && strcmp(str(n, "name"), "enp6s0f6") == 0 && !has(n, "cut") && has(n, "ipv4"))
+			whole_addr = 1;
+	}
+	tap_ok(cut > 0 && cutfirst, "fit: only linkless NICs cut, keeping name, mac, driver (%d cut)", cut);
+	tap_ok(whole_addr, "fit: the NIC with a link and an address is kept whole");
+	cJSON_Delete(h);
+}
+
 /* This host's own interfaces: whatever they are, loopback is not one and
  * every entry has a name. */
 static void test_live(void)
@@ -248,6 +299,7 @@ int main(void)
 	}
 	test_tree();
 	test_suite_nic();
+	test_fit();
 	test_live();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
