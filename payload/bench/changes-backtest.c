@@ -179,16 +179,18 @@ static const char *fmt(struct score *sc, char *buf, size_t len)
 	return buf;
 }
 
-#define NM 6
+#define NM 7
 static const char *const mname[NM] = {
-	"t-test a=.001 m=3", "t-test a=.001 m=5", "perm a=.01 m=3",
-	"perm a=.05 m=3", "perm a=.01 m=5", "window 5, 5 %",
+	"t-test a=.001 m=3", "t-test a=.0001 m=3", "t-test a=.001 m=5",
+	"perm a=.01 m=3", "perm a=.05 m=3", "perm a=.01 m=5",
+	"window 5, 5 %",
 };
 
 static void method(int m, struct score *sc, const struct hist *h)
 {
 	static const struct changes_opts o[NM - 1] = {
 		{ CHANGES_TTEST, 0.001, 3, 0, 0 },
+		{ CHANGES_TTEST, 0.0001, 3, 0, 0 },
 		{ CHANGES_TTEST, 0.001, 5, 0, 0 },
 		{ CHANGES_PERM, 0.01, 3, 199, 1 },
 		{ CHANGES_PERM, 0.05, 3, 99, 1 },
@@ -201,9 +203,10 @@ static void method(int m, struct score *sc, const struct hist *h)
 		run_window(sc, h, 5, 5);
 }
 
-/* One table row: a scenario over SEEDS histories, every method. */
+/* One table row: a scenario over SEEDS histories, every method; the
+ * change at run at (-1: 20 to 39 by seed). */
 static void row(const char *name, double step, double slide, double cv,
-		double pout, struct score *total)
+		double pout, struct score *total, int at)
 {
 	struct score *sc = calloc(NM, sizeof(*sc));
 	struct hist h;
@@ -211,7 +214,7 @@ static void row(const char *name, double step, double slide, double cv,
 	int m, s;
 
 	for (s = 0; s < SEEDS; s++) {
-		make(&h, step, slide, cv, pout, 20 + s % 20,
+		make(&h, step, slide, cv, pout, at >= 0 ? at : 20 + s % 20,
 		     (uint64_t)(s + 1) * 1000003 + (uint64_t)(cv * 100) * 7 +
 		     (uint64_t)(fabs(step) * 10));
 		for (m = 0; m < NM; m++)
@@ -270,7 +273,7 @@ int main(void)
 		for (j = 0; j < sizeof(cvs) / sizeof(cvs[0]); j++) {
 			snprintf(name, sizeof(name), "%+.0f %%, CV %.0f %%",
 				 steps[i], cvs[j]);
-			row(name, steps[i], 0, cvs[j], 0, total);
+			row(name, steps[i], 0, cvs[j], 0, total, -1);
 		}
 	printf("| **all steps** |");
 	for (m = 0; m < NM; m++)
@@ -279,23 +282,29 @@ int main(void)
 	head("with outliers (3 % of runs 25 % slow)");
 	for (j = 0; j < sizeof(cvs) / sizeof(cvs[0]); j++) {
 		snprintf(name, sizeof(name), "-10 %%, CV %.0f %%", cvs[j]);
-		row(name, -10, 0, cvs[j], 0.03, NULL);
+		row(name, -10, 0, cvs[j], 0.03, NULL, -1);
 	}
 	head("a slow slide over the last 20-40 runs");
 	for (j = 0; j < sizeof(cvs) / sizeof(cvs[0]); j++) {
 		snprintf(name, sizeof(name), "-10 %% slide, CV %.0f %%",
 			 cvs[j]);
-		row(name, 0, -10, cvs[j], 0, NULL);
+		row(name, 0, -10, cvs[j], 0, NULL, -1);
+	}
+	head("issue 32's case: -14 % from run 6 on, a young history");
+	for (j = 0; j < sizeof(cvs) / sizeof(cvs[0]); j++) {
+		snprintf(name, sizeof(name), "-14 %% at run 6, CV %.0f %%",
+			 cvs[j]);
+		row(name, -14, 0, cvs[j], 0, NULL, 6);
 	}
 	head("no change (false positives)");
 	for (j = 0; j < sizeof(cvs) / sizeof(cvs[0]); j++) {
 		snprintf(name, sizeof(name), "CV %.0f %%", cvs[j]);
-		row(name, 0, 0, cvs[j], 0, NULL);
+		row(name, 0, 0, cvs[j], 0, NULL, -1);
 	}
 	for (j = 0; j < sizeof(cvs) / sizeof(cvs[0]); j++) {
 		snprintf(name, sizeof(name), "CV %.0f %%, outliers 3 %%",
 			 cvs[j]);
-		row(name, 0, 0, cvs[j], 0.03, NULL);
+		row(name, 0, 0, cvs[j], 0.03, NULL, -1);
 	}
 	free(total);
 	return 0;
