@@ -43,4 +43,13 @@ kb=$(((kb * 11 / 10 + 1023) / 1024 * 1024 + 256))
 serial=$(printf %08X $((SOURCE_DATE_EPOCH & 0xFFFFFFFF)))
 rm -f "$out"
 mkfs.vfat --invariant -n BBEFI -i "$serial" -C "$out" "$kb" >/dev/null
-mcopy -m -s -i "$out" "$d/EFI" "$d/boot" ::
+# One file at a time, in a fixed order (mcopy -s would take readdir's,
+# which differs between file systems); mmd dates the directories by
+# SOURCE_DATE_EPOCH, which mtools honours.
+for dir in EFI EFI/BOOT boot boot/grub; do
+	mmd -i "$out" "::$dir"
+done
+for f in EFI/BOOT/BOOTX64.EFI EFI/BOOT/grubx64.efi EFI/BOOT/mmx64.efi \
+		boot/grub/grub.cfg; do
+	mcopy -m -i "$out" "$d/$f" "::$f"
+done
