@@ -20,8 +20,9 @@ static void report_usage(FILE *f)
 	fprintf(f,
 "usage: benchboot report [--html OUT.html] [--csv OUT.csv] [--force]\n"
 "                        [--quiet] RESULT.json...\n"
-"  Tables of one result, or several side by side (the first is the\n"
-"  baseline: ratio and significance per figure).\n"
+"  The hosts' system table, then one result's steps in one table, or\n"
+"  several results side by side (the first is the baseline: ratio and\n"
+"  significance per figure; system rows that differ listed first).\n"
 "  --html OUT   one self-contained HTML page with charts\n"
 "  --csv OUT    one row per (result, workload, step, concurrency)\n"
 "  --force      compare results of different suites or suite versions\n"
