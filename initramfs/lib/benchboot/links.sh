@@ -41,7 +41,8 @@ bb_links_pick() {
 bb_links_describe() {
 	local l out=
 	for l in $(bb_links_all); do
-		out="${out:+$out, }$l $(cat "$BB_SYS_NET/$l/address" 2>/dev/null)"
+		out="${out:+$out, }$l"
+		out="$out $(cat "$BB_SYS_NET/$l/address" 2>/dev/null)"
 	done
 	echo "${out:-none}"
 }
@@ -83,7 +84,8 @@ bb_ll_behind() {
 bb_ll_only() {
 	local l
 	for l in $(cat "$BB_NET/links" 2>/dev/null); do
-		[ -s "$BB_NET/$l.ll" ] && [ ! -s "$BB_NET/$l.dhcp" ] && echo "$l"
+		[ -s "$BB_NET/$l.ll" ] && [ ! -s "$BB_NET/$l.dhcp" ] &&
+			echo "$l"
 	done
 }
 

@@ -353,8 +353,10 @@ static void nic_ipv4(cJSON *o, const struct ifaddrs *ifa, const char *name)
 			continue;
 		inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->
 			  sin_addr, a, sizeof(a));
-		m = i->ifa_netmask ? ntohl(((struct sockaddr_in *)
-					    i->ifa_netmask)->sin_addr.s_addr) : 0;
+		m = 0;
+		if (i->ifa_netmask)
+			m = ntohl(((struct sockaddr_in *)i->ifa_netmask)->
+				  sin_addr.s_addr);
 		while (m & 0x80000000u) {
 			bits++;
 			m <<= 1;
@@ -527,9 +529,9 @@ static cJSON *nic_victim(cJSON *arr, int pass)
 	cJSON *n, *found = NULL;
 
 	cJSON_ArrayForEach(n, arr) {
-		if (pass == 0 &&
-		    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(n,
-								   "carrier")) &&
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(n, "carrier");
+
+		if (pass == 0 && !cJSON_IsTrue(c) &&
 		    !cJSON_GetObjectItemCaseSensitive(n, "cut"))
 			found = n;
 		if (pass == 1 && !cJSON_GetObjectItemCaseSensitive(n, "ipv4"))

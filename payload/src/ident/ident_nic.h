@@ -44,9 +44,9 @@ int ident_nic_fit(cJSON *host, size_t max);
  * speed_mbps, duplex (those of them its entry has) and address, copied
  * from the entry of host's "nics" whose ipv4 holds addr (dotted IPv4,
  * the address the suite reached this host at, or it reached its peers
- * from; ::ffff:A.B.C.D is taken as A.B.C.D).  Returns 0; -ENOENT when no entry holds addr (nothing added: a
- * NAT or a host without "nics"), -EINVAL for a NULL host or addr, or
- * -ENOMEM. */
+ * from; ::ffff:A.B.C.D is taken as A.B.C.D).  Returns 0; -ENOENT when
+ * no entry holds addr (nothing added: a NAT or a host without "nics"),
+ * -EINVAL for a NULL host or addr, or -ENOMEM. */
 int ident_nic_mark_suite(cJSON *host, const char *addr);
 
 /* A link speed as /sys/class/net/IF/speed or the ethtool ioctls give it

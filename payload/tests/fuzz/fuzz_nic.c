@@ -77,7 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = 0;
-	if (ident_nic_speed(text, &mbps) == 0 && (mbps <= 0 || mbps > INT32_MAX))
+	if (ident_nic_speed(text, &mbps) == 0 &&
+	    (mbps <= 0 || mbps > INT32_MAX))
 		abort();
 	ident_nic_duplex(text);
 	ident_nic_told(text);
