@@ -144,7 +144,7 @@ qt_start() {
 	: >"$QT_LOG"
 	QT_T0=$(date +%s%3N)
 	# QT_SERIAL_SOCK: the console is also a socket the test can type into
-	# (qt_type), still logged to QT_LOG.
+	# (e.g. with socat), still logged to QT_LOG.
 	serial="-serial file:$QT_LOG"
 	[ -z "${QT_SERIAL_SOCK:-}" ] || serial="-chardev socket,id=ser0"\
 ",path=$QT_SERIAL_SOCK,server=on,wait=off,logfile=$QT_LOG"\
@@ -190,13 +190,6 @@ qt_locked_down() {
 	check_eq "$QT_CASE: no module refused or tainting (kernel lines)" \
 		"$(grep -aciE '^\[ *[0-9.]+\].*(rejected|taint|module verif)' \
 		"$log")" 0
-}
-
-# qt_type TEXT: type TEXT (printf format: \r is Enter, \033[B the down
-# arrow) on the serial console of a VM started with QT_SERIAL_SOCK.
-qt_type() {
-	printf "$1" | socat -t 1 - "UNIX-CONNECT:$QT_SERIAL_SOCK" \
-		>/dev/null 2>&1
 }
 
 # qt_wait REGEX SECONDS: wait until the current VM's console log has a line

@@ -22,6 +22,13 @@ refused() {
 		"$QT_LOG"
 }
 
+# qt_type TEXT: type TEXT (printf format: \r is Enter, \033[B the down
+# arrow) on the serial console of the VM started with QT_SERIAL_SOCK.
+qt_type() {
+	printf "$1" | socat -t 1 - "UNIX-CONNECT:$QT_SERIAL_SOCK" \
+		>/dev/null 2>&1
+}
+
 QT_CASE="ISO, Secure Boot"
 # shellcheck disable=SC2046
 qt_start iso-sb $(qt_secureboot iso-sb) \
