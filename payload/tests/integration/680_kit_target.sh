@@ -169,6 +169,12 @@ check_eq "result: server_identity names MariaDB's version" "$(jq -r \
 check "result: server_identity has the SMTP banner and the kit's facts" \
 	jqt '.server_identity | (.smtp.banner | test("ESMTP Postfix")) and
 	.kit.cgi.hello == "sh"' "$res"
+# The kit's system table (system-facts.sh) came through ident into the
+# result, and the report shows it as the kit server's column.
+check_eq "result: the kit's system table (its kernel release)" "$(jq -r \
+	'.server_identity.kit.system.kernel.release' "$res")" "$(uname -r)"
+check "report: a kit server column in the system table" sh -c \
+	"$BB report '$res' | grep -q ' A kit server'"
 # relay_ok RESULT SINK: the relay step's mail left the server for the
 # suite's sink: what the clients sent, less what Postfix still queues.
 relay_ok() {
