@@ -77,6 +77,16 @@ static void tab_add(struct tab *t, uint8_t type, uint8_t fl,
 	t->b[t->n++] = 0;
 }
 
+/* v as 4 little-endian bytes at p (SMBIOS is little-endian; the test
+ * runs on big-endian PowerPC too). */
+static void le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = v >> 24;
+}
+
 /* A type 17's formatted area (0x5c bytes, SMBIOS 3.3) with size, type
  * and speeds; strings 1 and 2 as locator and bank. */
 static void dimm_fields(uint8_t *f, unsigned size, uint32_t ext,
@@ -91,11 +101,11 @@ static void dimm_fields(uint8_t *f, unsigned size, uint32_t ext,
 	f[0x12] = type;
 	f[0x15] = speed & 0xff;
 	f[0x16] = speed >> 8;
-	memcpy(f + 0x1c, &ext, 4);
+	le32(f + 0x1c, ext);
 	f[0x20] = conf & 0xff;
 	f[0x21] = conf >> 8;
-	memcpy(f + 0x54, &ext_speed, 4);
-	memcpy(f + 0x58, &ext_conf, 4);
+	le32(f + 0x54, ext_speed);
+	le32(f + 0x58, ext_conf);
 }
 
 struct dimm_case {
