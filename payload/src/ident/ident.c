@@ -242,43 +242,61 @@ out:
 }
 
 /* The kit's facts as the server sent them, cut to what the kit writes:
- * objects two levels deep, strings of IDENT_TEXT_MAX bytes at most,
- * numbers, booleans and arrays of such strings.  A hostile server gets no
- * more into the result than that.  Returns a new object or NULL. */
+ * objects three levels deep (kit.system.cpu.vulnerabilities), strings of
+ * IDENT_TEXT_MAX bytes at most, numbers, booleans, and arrays of up to
+ * IDENT_KIT_ITEMS such strings or objects (memory.dimms).  A hostile
+ * server gets no more into the result than that.  What is cut is left
+ * out, never shown empty: an array none of whose items could be kept
+ * would say the machine has none.  Returns a new object or NULL. */
+#define IDENT_KIT_DEPTH 3
+#define IDENT_KIT_ITEMS 32
+static cJSON *ident_kit_copy(const cJSON *in, int depth);
+
+/* One kept value of the kit's, or NULL when it is not kept. */
+static cJSON *ident_kit_value(const cJSON *f, int depth)
+{
+	const cJSON *x;
+	cJSON *v, *e;
+
+	if (cJSON_IsString(f))
+		return strlen(f->valuestring) < IDENT_TEXT_MAX ?
+			cJSON_CreateString(f->valuestring) : NULL;
+	if (cJSON_IsNumber(f))
+		return cJSON_CreateNumber(f->valuedouble);
+	if (cJSON_IsBool(f))
+		return cJSON_CreateBool(cJSON_IsTrue(f));
+	if (cJSON_IsObject(f))
+		return depth < IDENT_KIT_DEPTH ? ident_kit_copy(f, depth + 1) :
+			NULL;
+	if (!cJSON_IsArray(f) || (v = cJSON_CreateArray()) == NULL)
+		return NULL;
+	cJSON_ArrayForEach(x, f) {
+		if (cJSON_GetArraySize(v) >= IDENT_KIT_ITEMS)
+			break;
+		if (!cJSON_IsString(x) && !cJSON_IsObject(x))
+			continue;
+		e = ident_kit_value(x, depth);
+		if (e)
+			cJSON_AddItemToArray(v, e);
+	}
+	if (cJSON_GetArraySize(v) == 0 && cJSON_GetArraySize(f) > 0) {
+		cJSON_Delete(v);
+		return NULL;
+	}
+	return v;
+}
+
 static cJSON *ident_kit_copy(const cJSON *in, int depth)
 {
-	cJSON *o = cJSON_CreateObject(), *v = NULL, *e;
-	const cJSON *f, *x;
+	cJSON *o = cJSON_CreateObject(), *v;
+	const cJSON *f;
 
 	for (f = in ? in->child : NULL; o && f; f = f->next) {
 		if (!f->string || strlen(f->string) > 32)
 			continue;
-		if (cJSON_IsString(f) &&
-		    strlen(f->valuestring) < IDENT_TEXT_MAX)
-			v = cJSON_CreateString(f->valuestring);
-		else if (cJSON_IsNumber(f))
-			v = cJSON_CreateNumber(f->valuedouble);
-		else if (cJSON_IsBool(f))
-			v = cJSON_CreateBool(cJSON_IsTrue(f));
-		else if (cJSON_IsObject(f) && depth < 2)
-			v = ident_kit_copy(f, depth + 1);
-		else if (cJSON_IsArray(f) &&
-			 (v = cJSON_CreateArray()) != NULL) {
-			cJSON_ArrayForEach(x, f) {
-				if (!cJSON_IsString(x) ||
-				    cJSON_GetArraySize(v) >= 8 ||
-				    strlen(x->valuestring) >= IDENT_TEXT_MAX)
-					continue;
-				e = cJSON_CreateString(x->valuestring);
-				if (e)
-					cJSON_AddItemToArray(v, e);
-			}
-		} else {
-			continue;
-		}
+		v = ident_kit_value(f, depth);
 		if (v)
 			cJSON_AddItemToObject(o, f->string, v);
-		v = NULL;
 	}
 	return o;
 }

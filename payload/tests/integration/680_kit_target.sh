@@ -173,6 +173,16 @@ check "result: server_identity has the SMTP banner and the kit's facts" \
 # result, and the report shows it as the kit server's column.
 check_eq "result: the kit's system table (its kernel release)" "$(jq -r \
 	'.server_identity.kit.system.kernel.release' "$res")" "$(uname -r)"
+# Three levels deep and arrays of objects come through; what is cut is
+# absent, never an empty array saying there is none.
+if [ -d /sys/devices/system/cpu/vulnerabilities ]; then
+	check "result: the kit's cpu.vulnerabilities came through" jqt \
+		'.server_identity.kit.system.cpu.vulnerabilities |
+		type == "object" and length > 0' "$res"
+fi
+check "result: the kit's memory.dimms absent or not empty" jqt \
+	'.server_identity.kit.system.memory.dimms | . == null or length > 0' \
+	"$res"
 check "report: a kit server column in the system table" sh -c \
 	"$BB report '$res' | grep -q ' A kit server'"
 # relay_ok RESULT SINK: the relay step's mail left the server for the
