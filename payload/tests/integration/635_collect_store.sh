@@ -19,21 +19,14 @@ trap servers_stop EXIT
 BB=$BENCHBOOT
 FIX=$TOP/payload/tests/fixtures/results
 
-if ! mariadb_start; then
+if ! collect_db_start "$RUN_DIR"; then
 	not_ok "mariadb starts"
 	tap_done
 	exit
 fi
-M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B bench"
 count() { $M -e "SELECT COUNT(*) FROM $1 ${2:-}"; }
 # runs N: the index holds N runs (it follows the 201 by a moment).
 runs() { [ "$(count bb_runs)" = "$1" ]; }
-D=$RUN_DIR/store
-mkdir -p "$D"
-# As root the collector needs --user: nobody, its store made nobody's.
-CU=$(collect_user "$D")
-echo bench >"$RUN_DIR/pw"
-DB="--db mysql://bench@127.0.0.1:$MARIADB_PORT/bench --db-password-file $RUN_DIR/pw"
 PORT=$(free_port)
 U=http://127.0.0.1:$PORT
 $BB collect $CU --dir "$D" --listen 127.0.0.1:$PORT $DB --db-retry 1s \

@@ -16,17 +16,11 @@ trap servers_stop EXIT
 BB=$BENCHBOOT
 FIX=$TOP/payload/tests/fixtures/results
 
-if ! mariadb_start; then
+if ! collect_db_start "$RUN_DIR"; then
 	not_ok "mariadb starts"
 	tap_done
 	exit
 fi
-M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B bench"
-D=$RUN_DIR/store
-mkdir -p "$D"
-# As root the collector needs --user: nobody, its store made nobody's.
-CU=$(collect_user "$D")
-echo bench >"$RUN_DIR/pw"
 PORT=$(free_port)
 U=http://127.0.0.1:$PORT
 start() {

@@ -95,19 +95,11 @@ check_eq "99 permutations cannot reach alpha 0.001: exit 2" "$?" 2
 check "  it says how many would" grep -q 'give at least 1000' "$RUN_DIR/err3"
 
 # --- through a collector on MariaDB ------------------------------------------------
-if ! mariadb_start; then
+if ! collect_db_start "$RUN_DIR"; then
 	not_ok "mariadb starts"
 	tap_done
 	exit
 fi
-M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B bench"
-D=$RUN_DIR/store
-mkdir -p "$D"
-CU=$(collect_user "$D")
-echo bench >"$RUN_DIR/pw"
-chmod 644 "$RUN_DIR/pw"
-URL=mysql://bench@127.0.0.1:$MARIADB_PORT/bench
-DB="--db $URL --db-password-file $RUN_DIR/pw"
 PORT=$(free_port)
 U=http://127.0.0.1:$PORT
 $BB collect $CU --dir "$D" --listen 127.0.0.1:$PORT $DB --db-retry 1s \

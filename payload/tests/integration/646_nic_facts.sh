@@ -53,16 +53,11 @@ check "benchboot report reads and validates the document" \
 	$BB report "$R"
 
 # The collector's index keeps them.
-if ! mariadb_start; then
+if ! collect_db_start "$RUN_DIR"; then
 	not_ok "mariadb starts"
 	tap_done
 	exit
 fi
-M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B bench"
-D=$RUN_DIR/store
-mkdir -p "$D"
-CU=$(collect_user "$D")
-echo bench >"$RUN_DIR/pw"
 PORT=$(free_port)
 $BB collect $CU --dir "$D" --listen 127.0.0.1:$PORT \
 	--db "mysql://bench@127.0.0.1:$MARIADB_PORT/bench" \

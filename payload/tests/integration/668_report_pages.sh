@@ -27,23 +27,17 @@ W=$RUN_DIR
 F=$W/files
 mkdir -p "$F"
 
-if ! mariadb_start; then
+if ! collect_db_start "$W"; then
 	not_ok "mariadb starts"
 	tap_done
 	exit
 fi
-D=$W/store
-mkdir -p "$D"
-CU=$(collect_user "$D")
-echo bench >"$W/pw"
-DB="--db mysql://bench@127.0.0.1:$MARIADB_PORT/bench --db-password-file $W/pw"
 PORT=$(free_port)
 U=http://127.0.0.1:$PORT
 $BB collect $CU --dir "$D" --listen 127.0.0.1:$PORT $DB --db-retry 1s \
 	>"$W/console" 2>"$W/log" &
 SERVER_PIDS="$SERVER_PIDS $!"
 check "collector up" wait_for 10 curl -s -o /dev/null $U/
-M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B bench"
 
 # gen I: run I, an hour after run I-1; every host with the system a QEMU
 # guest reports, the server's kernel and microcode newer from run 19 on.

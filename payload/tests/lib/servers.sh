@@ -151,3 +151,20 @@ collect_user() {
 	done
 	echo "--user nobody"
 }
+
+# collect_db_start DIR: MariaDB up for a collector test, and the names
+# the collector tests share: $M (a root client of the bench database),
+# $D (DIR/store, the collector's --dir), $CU (collect_user's options for
+# it), $DB_URL and $DB (--db as user bench, its password in DIR/pw).
+# Returns non-zero when MariaDB does not start.
+collect_db_start() {
+	mariadb_start || return 1
+	M="mariadb --no-defaults --socket=$MARIADB_SOCK -uroot -N -B bench"
+	D=$1/store
+	mkdir -p "$D"
+	CU=$(collect_user "$D")
+	echo bench >"$1/pw"
+	chmod 644 "$1/pw"
+	DB_URL=mysql://bench@127.0.0.1:$MARIADB_PORT/bench
+	DB="--db $DB_URL --db-password-file $1/pw"
+}
