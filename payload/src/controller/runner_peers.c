@@ -619,13 +619,12 @@ static void runner_serve_peer(struct runner *r, struct rpeer *p,
 	}
 	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
 		return;
+	/* A connection without hello has at most RUNNER_PREHELLO_BYTES
+	 * (plus one) unread (control_conn_limit): its lines are parsed
+	 * first, as an agent may send its first records right behind its
+	 * hello and one read can take both; only then does what it sent
+	 * without a hello count against the pre-hello budget. */
 	rc = control_conn_read(&p->c);
-	if (p->state == RP_NEW && p->c.rx_bytes > RUNNER_PREHELLO_BYTES) {
-		/* Checked before any line is parsed: a stranger's bytes
-		 * beyond the budget are never looked at. */
-		runner_refuse(r, p, RUNNER_PREHELLO_WHY);
-		return;
-	}
 	while (p->c.fd >= 0 && (lr = control_conn_line(&p->c, &line, &len)) != 0) {
 		if (lr == -EBADMSG) {
 			runner_refuse(r, p, "a line failed its lab key tag (forged, altered or replayed)");
@@ -640,6 +639,11 @@ static void runner_serve_peer(struct runner *r, struct rpeer *p,
 			break;
 		}
 		p = runner_handle(r, p, line, len);
+	}
+	if (p->c.fd >= 0 && p->state == RP_NEW &&
+	    p->c.rx_bytes > RUNNER_PREHELLO_BYTES) {
+		runner_refuse(r, p, RUNNER_PREHELLO_WHY);
+		return;
 	}
 	if (rc != 0 && p->c.fd >= 0 && p->state == RP_NEW && p->nonce_c[0] &&
 	    !p->authed)

@@ -45,12 +45,15 @@ try:
 except OSError:
     pass
 print("stranger", "closed" if gone(s) else "open", flush=True)
-# A client that joins, sends series, then 4 MiB of them.
+# A client that joins, sends series right behind its hello (12 KiB in
+# one write: the controller may read them with the hello, and must still
+# see the hello first), then 4 MiB of them.
 s = conn()
-s.sendall(json.dumps({"v": 1, "type": "hello", "id": "fat-621",
-                      "role": "client", "ver": "0.1.0"}).encode() + b"\n")
 rec = json.dumps({"v": 1, "type": "series", "source": "sample",
                   "rec": {"pad": "y" * 4000}}).encode() + b"\n"
+s.sendall(json.dumps({"v": 1, "type": "hello", "id": "fat-621",
+                      "role": "client", "ver": "0.1.0"}).encode() + b"\n" +
+          rec * 3)
 sent = 0
 try:
     while sent < 4 << 20:
