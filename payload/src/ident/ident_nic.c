@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <ifaddrs.h>
 #include <limits.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -337,25 +336,41 @@ static void nic_offloads(cJSON *o, int fd, const char *name)
 	}
 }
 
-/* ipv4: name's IPv4 addresses as "ADDR/PREFIX", from getifaddrs. */
-static void nic_ipv4(cJSON *o, const struct ifaddrs *ifa, const char *name)
+/* ipv4: name's IPv4 addresses as "ADDR/PREFIX", from SIOCGIFCONF and
+ * SIOCGIFNETMASK on fd (an AF_INET socket): not getifaddrs, whose
+ * netlink answers qemu-user leaves in the host's byte order, so a
+ * big-endian build under emulation (make test's ppc) looped forever. */
+static void nic_ipv4(cJSON *o, int fd, const char *name)
 {
 	char a[INET_ADDRSTRLEN], cidr[INET_ADDRSTRLEN + 16];
-	const struct ifaddrs *i;
+	struct ifreq req[32], nm;
+	struct ifconf ifc;
 	cJSON *arr = NULL;
+	size_t i, n;
 
-	for (i = ifa; i; i = i->ifa_next) {
-		uint32_t m;
+	if (fd < 0)
+		return;
+	ifc.ifc_len = sizeof(req);
+	ifc.ifc_req = req;
+	if (ioctl(fd, SIOCGIFCONF, &ifc) != 0)
+		return;
+	n = (size_t)ifc.ifc_len / sizeof(req[0]);
+	for (i = 0; i < n && i < 32; i++) {
+		uint32_t m = 0;
 		int bits = 0;
+		size_t l = strlen(name);
 
-		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
-		    strcmp(i->ifa_name, name) != 0)
+		/* eth0 and its labels (eth0:1), not eth01. */
+		if (req[i].ifr_addr.sa_family != AF_INET ||
+		    strncmp(req[i].ifr_name, name, l) != 0 ||
+		    (req[i].ifr_name[l] && req[i].ifr_name[l] != ':'))
 			continue;
-		inet_ntop(AF_INET, &((struct sockaddr_in *)i->ifa_addr)->
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&req[i].ifr_addr)->
 			  sin_addr, a, sizeof(a));
-		m = 0;
-		if (i->ifa_netmask)
-			m = ntohl(((struct sockaddr_in *)i->ifa_netmask)->
+		memset(&nm, 0, sizeof(nm));
+		memcpy(nm.ifr_name, req[i].ifr_name, sizeof(nm.ifr_name));
+		if (ioctl(fd, SIOCGIFNETMASK, &nm) == 0)
+			m = ntohl(((struct sockaddr_in *)&nm.ifr_netmask)->
 				  sin_addr.s_addr);
 		while (m & 0x80000000u) {
 			bits++;
@@ -370,8 +385,7 @@ static void nic_ipv4(cJSON *o, const struct ifaddrs *ifa, const char *name)
 }
 
 /* One interface's object; NULL on out of memory. */
-static cJSON *nic_one(const char *root, const char *name, int fd,
-		      const struct ifaddrs *ifa)
+static cJSON *nic_one(const char *root, const char *name, int fd)
 {
 	cJSON *o = cJSON_CreateObject();
 	char buf[128];
@@ -401,7 +415,7 @@ static cJSON *nic_one(const char *root, const char *name, int fd,
 		cJSON_AddNumberToObject(o, "mtu", (double)v);
 	nic_queues(o, fd, root, name);
 	nic_offloads(o, fd, name);
-	nic_ipv4(o, ifa, name);
+	nic_ipv4(o, fd, name);
 	return o;
 }
 
@@ -450,7 +464,6 @@ static size_t nic_names(const char *root, struct nic_ent *e)
 cJSON *ident_nic_list(const char *root)
 {
 	struct nic_ent e[IDENT_NIC_MAX];
-	struct ifaddrs *ifa = NULL;
 	cJSON *arr = cJSON_CreateArray(), *o;
 	size_t n, i;
 	int fd;
@@ -459,10 +472,8 @@ cJSON *ident_nic_list(const char *root)
 		return NULL;
 	n = nic_names(root, e);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (getifaddrs(&ifa) != 0)
-		ifa = NULL;
 	for (i = 0; i < n; i++) {
-		o = nic_one(root, e[i].name, fd, ifa);
+		o = nic_one(root, e[i].name, fd);
 		if (!o) {
 			cJSON_Delete(arr);
 			arr = NULL;
@@ -470,8 +481,6 @@ cJSON *ident_nic_list(const char *root)
 		}
 		cJSON_AddItemToArray(arr, o);
 	}
-	if (ifa)
-		freeifaddrs(ifa);
 	if (fd >= 0)
 		close(fd);
 	return arr;
