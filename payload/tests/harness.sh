@@ -40,6 +40,24 @@ log_of() {
 		s|/|_|g').log"
 }
 
+# HARNESS_CPU=FILE: each test's CPU seconds, its whole process tree
+# (daemons and VMs included) counted by a cpuacct cgroup of its own, are
+# appended to FILE as "CPU WALL TEST": what make test's time is made of
+# (docs/developer.md).  Needs root and cgroup v1's cpuacct; else nothing.
+cpu_root=/sys/fs/cgroup/cpuacct
+cpu_group() {
+	_g=$cpu_root/bbtest.$$.$(basename "$1" .log)
+	[ -n "${HARNESS_CPU:-}" ] && [ -w "$cpu_root" ] &&
+		mkdir -p "$_g" 2>/dev/null && echo "$_g"
+}
+# cpu_note GROUP WALL T: T's line in $HARNESS_CPU; the group removed
+# (kept while a process the test left behind still runs in it).
+cpu_note() {
+	_ns=$(cat "$1/cpuacct.usage" 2>/dev/null) || return 0
+	echo "$((_ns / 1000000000)) $2 $3" >>"$HARNESS_CPU"
+	rmdir "$1" 2>/dev/null
+}
+
 # run_one T: runs test T to its log; its exit status and seconds taken go
 # to LOG.rc as "RC SECS".  Scripts run on the host; a test program is
 # built for ARCH and runs through TARGET_RUN (qemu-user when cross-built:
@@ -52,8 +70,18 @@ run_one() {
 	*.sh) _run= ;;
 	*) _run=${TARGET_RUN:-} ;;
 	esac
-	timeout -k 10 "$timeout_s" $_run "$1" >"$_l" 2>&1
-	echo "$? $(($(date +%s) - _start))" >"$_l.rc.tmp"
+	if _cg=$(cpu_group "$_l"); then
+		# The test joins its group before it execs, so every process
+		# it starts (daemons too) is counted.
+		timeout -k 10 "$timeout_s" sh -c 'echo $$ >"$1/tasks" &&
+			shift && exec "$@"' sh "$_cg" $_run "$1" >"$_l" 2>&1
+	else
+		timeout -k 10 "$timeout_s" $_run "$1" >"$_l" 2>&1
+	fi
+	_rc=$?
+	_took=$(($(date +%s) - _start))
+	[ -n "$_cg" ] && cpu_note "$_cg" "$_took" "$1"
+	echo "$_rc $_took" >"$_l.rc.tmp"
 	mv "$_l.rc.tmp" "$_l.rc"
 }
 

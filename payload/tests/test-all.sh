@@ -22,7 +22,9 @@ stamp() { echo "# $(date -u +%H:%M:%S) +$(($(date +%s) - t0))s $*"; }
 # foreground which measures CPU or throughput keeps its core.
 CROSS_NICE=${CROSS_NICE:-15}
 pids=
+tl_pid=
 cleanup() {
+	[ -z "$tl_pid" ] || kill "$tl_pid" 2>/dev/null
 	for p in $pids; do kill -TERM -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null; done
 }
 trap cleanup EXIT
@@ -48,6 +50,28 @@ build_bg() {
 	pids="$pids $!"
 	stamp "ARCH=$1: building in the background (log: $_log)"
 }
+
+# The machine's CPU use over the run, every 10 s, in
+# $logs/cpu-timeline.log ("SECONDS BUSY% [LABEL]"): idle cores are time
+# the order of work could still win (docs/developer.md).  The summary
+# says the run's mean.
+cpu_ticks() { awk '/^cpu / { print $2+$3+$4+$7+$8+$9, $5+$6; exit }' \
+	/proc/stat; }
+timeline() {
+	set -- $(cpu_ticks)
+	_b0=$1 _i0=$2
+	while sleep 10; do
+		set -- $(cpu_ticks)
+		_db=$(($1 - _b0)) _di=$(($2 - _i0))
+		echo "$(($(date +%s) - t0)) $((_db * 100 / (_db + _di + 1)))"
+		_b0=$1 _i0=$2
+	done >"$logs/cpu-timeline.log"
+}
+if [ -r /proc/stat ]; then
+	timeline &
+	tl_pid=$!
+fi
+cpu_at_start=$(cpu_ticks 2>/dev/null)
 
 for a in $cross; do build_bg "$a"; done
 stamp "ARCH=$host: building"
@@ -86,6 +110,12 @@ for a in $cross; do
 done
 pids=
 
+if [ -n "$cpu_at_start" ]; then
+	set -- $cpu_at_start $(cpu_ticks)
+	echo "# CPU busy $((($3 - $1) * 100 / ($3 - $1 + $4 - $2 + 1))) %" \
+		"of $(nproc) cores over $(($(date +%s) - t0)) s" \
+		"(every 10 s: $logs/cpu-timeline.log)"
+fi
 awk -v archs="$host $cross" '{ p += $1; f += $2; s += $3 } END {
 	print "# all architectures (" archs "): " s " skipped"
 	print p " passed, " f " failed" }' "$TEST_TOTALS"
