@@ -222,6 +222,8 @@ test-arch: $(TEST_DEPS_STAMP)
 # figures go in the docs that quote them.
 LONG_TESTS := $(sort $(wildcard payload/tests/long/*.sh \
 	qemu-tests/long/*/test.sh))
+# A cross ARCH's long boot tests (qemu-tests/ARCH/long/NNN_name/).
+CROSS_LONG_TESTS += $(sort $(wildcard qemu-tests/$(ARCH)/long/*/test.sh))
 FUZZ_SECONDS ?= 600
 .PHONY: test-long
 test-long: $(TEST_DEPS_STAMP)

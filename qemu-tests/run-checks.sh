@@ -1,5 +1,5 @@
 # run-checks.sh: the checks of a `make run` (qemu-tests/run.sh) result,
-# shared by the tests that run it (120_run_smoke, ppc64le/130_mixed_arch_vms
+# shared by the tests that run it (120_run_smoke, ppc64le/long/130_mixed_arch_vms
 # with a ppc64le server, long/150_run_default with the time-scaled default
 # suite, 125_run_target against a server with nothing of ours on it).
 # Sourced after lib.sh; needs jq.

@@ -94,9 +94,17 @@ $MAKE --no-print-directory ARCH="$host" test-arch \
 	HARNESS_TOTALS="$TEST_TOTALS" TEST_EXCLUDE="$exclude" || rc=1
 stamp "ARCH=$host: tested"
 
-for a in $cross; do
+# Each cross architecture's tests as soon as its build is done, the
+# first built first: the one still building keeps the other core.
+left=$cross
+while [ -n "$left" ]; do
+	a=
+	for _a in $left; do
+		[ -f "$logs/build-$_a.log.rc" ] && { a=$_a; break; }
+	done
+	[ -n "$a" ] || { sleep 5; continue; }
+	left=$(echo " $left " | sed "s/ $a / /; s/^ *//; s/ *\$//")
 	_log=$logs/build-$a.log
-	while [ ! -f "$_log.rc" ]; do sleep 5; done
 	if [ "$(cat "$_log.rc")" != 0 ]; then
 		tail -n 30 "$_log"
 		echo "error: ARCH=$a: the build failed, see $_log" >&2

@@ -9,7 +9,7 @@
 # each host is: the server's kernel, agent and stack ppc64le/ppc64el, the
 # clients x86_64.  Needs both builds (`make` and `make ARCH=ppc64le`) and
 # root (the bridge); skips naming what is missing otherwise.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 qt_init
 . "$TOP/qemu-tests/run-checks.sh"
 qt_need "$QT_KERNEL" "$IMAGES/initramfs.cpio.gz" \
