@@ -30,6 +30,7 @@ struct binst {
 	 * they match). */
 	uint32_t nhash, thash;
 	uint64_t expires;	/* PTR */
+	uint32_t ptr_ttl;	/* the PTR's TTL as heard, s: known answers */
 	/* SRV: live responders refresh it with every answer to our PTR
 	 * re-queries (at most 60 s apart, TTL 120 s), so an agent that
 	 * died without a goodbye is dropped after 2 minutes, not 75. */
@@ -66,6 +67,10 @@ struct mdns_browser {
 	struct mdns_browse_conf conf;
 	char only_if[IF_NAMESIZE];
 	struct mdns_name n_type;
+	/* What PTR queries ask for: n_type, or conf.subtype's
+	 * "_sub" name under it (then only PTRs of that name are taken). */
+	struct mdns_name n_query;
+	bool sub;
 	uint64_t next_ptr;
 	unsigned ptr_interval;
 	struct binst *inst;
@@ -75,6 +80,7 @@ struct mdns_browser {
 	bool full_logged;	/* the table filled up: said once */
 	uint8_t buf[MDNS_PACKET_MAX + 1];
 	uint8_t out[MDNS_SEND_MAX];
+	uint8_t cont[MDNS_SEND_MAX];	/* the continuous query */
 	struct mdns_msg msg;
 };
 
@@ -313,6 +319,19 @@ static void br_host_dirty(struct mdns_browser *b, const struct mdns_name *n)
 			b->inst[i].dirty = true;
 }
 
+/* Whether n is the SRV target of an instance we follow. */
+static bool br_is_target(const struct mdns_browser *b,
+			 const struct mdns_name *n)
+{
+	uint32_t h = br_hash(n);
+
+	for (size_t i = 0; i < b->ninst; i++)
+		if (b->inst[i].have_srv && b->inst[i].thash == h &&
+		    mdns_name_eq(&b->inst[i].target, n))
+			return true;
+	return false;
+}
+
 static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 			const struct mdns_if *f, bool legacy)
 {
@@ -325,7 +344,7 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 		struct binst *in;
 
 		if (rr->type != MDNS_TYPE_PTR ||
-		    !mdns_name_eq(&rr->name, &b->n_type) ||
+		    !mdns_name_eq(&rr->name, &b->n_query) ||
 		    !mdns_name_is_child(&rr->u.ptr, &b->n_type))
 			continue;
 		in = br_inst(b, &rr->u.ptr, rr->ttl != 0);
@@ -336,6 +355,7 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 			continue;
 		}
 		in->expires = t + br_ttl_ms(rr->ttl, legacy);
+		in->ptr_ttl = (uint32_t)(br_ttl_ms(rr->ttl, legacy) / 1000);
 		in->heard = t;
 		in->dirty = true;
 		if (!in->ifindex) {
@@ -378,7 +398,10 @@ static void br_response(struct mdns_browser *b, const struct mdns_msg *m,
 			in->cur.txt_len = rr->rdlen;
 			break;
 		case MDNS_TYPE_A:
-			h = br_host(b, &rr->name, rr->ttl != 0);
+			/* A subtype's browser keeps only its instances' hosts,
+			 * not those of every agent announcing on the link. */
+			h = br_host(b, &rr->name, rr->ttl != 0 &&
+				    (!b->sub || br_is_target(b, &rr->name)));
 			if (!h)
 				break;
 			memcpy(&h->addr, rr->u.a, 4);
@@ -405,9 +428,35 @@ static void br_send(struct mdns_browser *b, struct mdns_if *f,
 	b->net.tx_fd = -1;
 }
 
+/* §7.1: the instances on f whose PTR we hold with over half its TTL
+ * left, as answers in the continuous query c, so their responders do
+ * not answer again: as many as fit (no TC continuation, §7.2). */
+static void br_known(struct mdns_browser *b, const struct mdns_if *f,
+		     struct mdns_builder *c, uint64_t t)
+{
+	struct mdns_rr rr;
+
+	memset(&rr, 0, sizeof(rr));
+	rr.name = b->n_query;
+	rr.type = MDNS_TYPE_PTR;
+	rr.rclass = MDNS_CLASS_IN;
+	for (size_t i = 0; i < b->ninst; i++) {
+		const struct binst *in = &b->inst[i];
+		uint64_t left = in->expires > t ? (in->expires - t) / 1000 : 0;
+
+		if ((in->ifindex && in->ifindex != f->index) ||
+		    left * 2 <= in->ptr_ttl)
+			continue;
+		rr.ttl = (uint32_t)left;
+		rr.u.ptr = in->name;
+		if (mdns_build_rr(c, MDNS_SEC_ANSWER, &rr) != 0)
+			break;
+	}
+}
+
 static void br_query(struct mdns_browser *b)
 {
-	uint8_t cont[128];
+	uint8_t *cont = b->cont;
 	uint64_t t = mdns_socket_now_ms();
 	struct mdns_builder q, c;
 	bool ptr = t >= b->next_ptr;
@@ -418,10 +467,15 @@ static void br_query(struct mdns_browser *b)
 
 		/* q: one-shot (first PTR, follow-ups); c: continuous. */
 		mdns_build_init(&q, b->out, sizeof(b->out), 0, 0);
-		mdns_build_init(&c, cont, sizeof(cont), 0, 0);
-		if (ptr)
-			mdns_build_question(b->oneshot ? &q : &c, &b->n_type,
-					    MDNS_TYPE_PTR, MDNS_CLASS_IN);
+		mdns_build_init(&c, cont, sizeof(b->cont), 0, 0);
+		if (ptr && b->oneshot) {
+			mdns_build_question(&q, &b->n_query, MDNS_TYPE_PTR,
+					    MDNS_CLASS_IN);
+		} else if (ptr) {
+			mdns_build_question(&c, &b->n_query, MDNS_TYPE_PTR,
+					    MDNS_CLASS_IN);
+			br_known(b, f, &c, t);
+		}
 		/* Follow-ups for what a found instance still lacks. */
 		for (j = 0; j < b->ninst; j++) {
 			struct binst *in = &b->inst[j];
@@ -526,7 +580,7 @@ err:
 struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,
 				      char *err, size_t errlen)
 {
-	char tn[MDNS_NAME_STR_MAX + 8];
+	char tn[MDNS_NAME_STR_MAX + 16];
 	struct mdns_browser *b;
 
 	b = calloc(1, sizeof(*b));
@@ -545,6 +599,17 @@ struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,
 		free(b);
 		return NULL;
 	}
+	b->n_query = b->n_type;
+	snprintf(tn, sizeof(tn), "_sub.%s.local",
+		 conf->type ? conf->type : MDNS_SERVICE_TYPE);
+	if (conf->subtype && (!conf->subtype[0] ||
+	    mdns_name_from_label(&b->n_query, conf->subtype, tn) != 0)) {
+		snprintf(err, errlen, "subtype '%.63s': want 1..%d bytes",
+			 conf->subtype, MDNS_LABEL_MAX);
+		free(b);
+		return NULL;
+	}
+	b->sub = conf->subtype != NULL;
 	if (conf->ifname)
 		snprintf(b->only_if, sizeof(b->only_if), "%s", conf->ifname);
 	if (mdns_socket_open(&b->net, conf->ifname ? b->only_if : NULL, false,
@@ -638,11 +703,12 @@ void mdns_browser_free(struct mdns_browser *b)
 	free(b);
 }
 
-int mdns_browse(const char *type, const char *ifname, int timeout_ms,
-		struct mdns_instance *out, size_t max, size_t *n,
-		char *err, size_t errlen)
+int mdns_browse(const char *type, const char *subtype, const char *ifname,
+		int timeout_ms, struct mdns_instance *out, size_t max,
+		size_t *n, char *err, size_t errlen)
 {
-	struct mdns_browse_conf conf = { .type = type, .ifname = ifname };
+	struct mdns_browse_conf conf = { .type = type, .subtype = subtype,
+					 .ifname = ifname };
 	const struct mdns_instance *in;
 	struct mdns_browser *b;
 	uint64_t end = mdns_socket_now_ms() +

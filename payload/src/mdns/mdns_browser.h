@@ -42,6 +42,11 @@ typedef int (*mdns_keep_fn)(void *arg, const struct mdns_instance *in);
 
 struct mdns_browse_conf {
 	const char *type;	/* "_benchboot._tcp" when NULL */
+	/* Only the instances listed under this DNS-SD subtype ("_controller":
+	 * queries ask for "_controller._sub.TYPE.local", RFC 6763 §7.1, and
+	 * records of other instances are ignored), so only they answer; NULL:
+	 * every instance of type. */
+	const char *subtype;
 	const char *ifname;	/* every multicast interface when NULL */
 	mdns_browse_cb cb;	/* may be NULL: use mdns_browser_get() */
 	/* Which instances a full table keeps (called with cb_arg when one is
@@ -55,7 +60,10 @@ struct mdns_browse_conf {
 struct mdns_browser;
 
 /* Starts browsing: binds 5353 shared (to hear announcements, goodbyes
- * and multicast answers) and sends PTR queries at 0, 1, 2, 4, ... 60 s.
+ * and multicast answers) and sends PTR queries at 0, 1, 2, 4, ... 60 s,
+ * each but the first listing the instances already known with over half
+ * their TTL left, so their responders stay quiet (known answers, RFC 6762
+ * §7.1; as many as fit one packet).
  * The first PTR query and the follow-ups (ANY/A for whatever a found
  * instance still lacks) are one-shot queries from a second, ephemeral
  * socket, answered at once by unicast (RFC 6762 §5.1, §6.7); when 5353
@@ -77,11 +85,13 @@ const struct mdns_instance *mdns_browser_get(const struct mdns_browser *b,
 void mdns_browser_stats(const struct mdns_browser *b, struct mdns_stats *out);
 void mdns_browser_free(struct mdns_browser *b);
 
-/* Blocking convenience: browses type (NULL = "_benchboot._tcp") on ifname
- * (NULL = all) for timeout_ms and copies up to max resolved instances
- * into out, *n set to how many.  Returns 0 (also when none was found),
- * or a negative errno with a message in err. */
-int mdns_browse(const char *type, const char *ifname, int timeout_ms,
+/* Blocking convenience: browses type (NULL = "_benchboot._tcp"), or only
+ * its subtype (NULL = all), on ifname (NULL = all) for timeout_ms and
+ * copies up to max resolved instances into out, *n set to how many.
+ * Returns 0 (also when none was found), or a negative errno with a
+ * message in err. */
+int mdns_browse(const char *type, const char *subtype, const char *ifname,
+		int timeout_ms,
 		struct mdns_instance *out, size_t max, size_t *n,
 		char *err, size_t errlen);
 

@@ -26,7 +26,9 @@ static void mdns_usage(FILE *o)
 	fprintf(o,
 		"usage: benchboot mdns publish --name NAME --port PORT [--host HOST] [--type TYPE]\n"
 		"                             [--if IFACE] [--txt KEY=VALUE]... [--txt-stdin]\n"
-		"       benchboot mdns browse [--timeout SECONDS] [--if IFACE] [--watch] [TYPE]\n");
+		"                             [--subtype _SUB]...\n"
+		"       benchboot mdns browse [--timeout SECONDS] [--if IFACE] [--watch]\n"
+		"                             [--subtype _SUB] [TYPE]\n");
 }
 
 /* Prints s (len bytes) with tabs, backslashes and non-printables as
@@ -70,10 +72,11 @@ static void watch_event(void *arg, enum mdns_event ev,
 }
 
 /* --watch: every event as it happens until the timeout or a signal. */
-static int mdns_watch(const char *type, const char *ifname,
-		      uint64_t timeout_ms)
+static int mdns_watch(const char *type, const char *subtype,
+		      const char *ifname, uint64_t timeout_ms)
 {
-	struct mdns_browse_conf conf = { .type = type, .ifname = ifname,
+	struct mdns_browse_conf conf = { .type = type, .subtype = subtype,
+					 .ifname = ifname,
 					 .cb = watch_event };
 	uint64_t end = mdns_socket_now_ms() + timeout_ms;
 	struct mdns_browser *b;
@@ -196,6 +199,8 @@ struct mdns_publish_cmdline {
 	struct mdns_service svc;
 	const char *txt[64];
 	size_t ntxt;
+	const char *sub[MDNS_SUBTYPES_MAX + 1];
+	size_t nsub;
 	uint64_t port;
 	int txt_stdin;
 };
@@ -212,6 +217,19 @@ static int mdns_opt_txt(void *dst, const char *value, char *err,
 	return 0;
 }
 
+/* --subtype _SUB: one more (dst: the command line). */
+static int mdns_opt_sub(void *dst, const char *value, char *err,
+			size_t errlen)
+{
+	struct mdns_publish_cmdline *cl = dst;
+
+	if (cl->nsub == MDNS_SUBTYPES_MAX)
+		return util_fail(err, errlen, -EINVAL,
+				 "more than %d --subtype", MDNS_SUBTYPES_MAX);
+	cl->sub[cl->nsub++] = value;
+	return 0;
+}
+
 #define MP(m) OPT_AT(struct mdns_publish_cmdline, m)
 
 static const struct opt mdns_publish_opts[] = {
@@ -225,6 +243,7 @@ static const struct opt mdns_publish_opts[] = {
 	{ .name = "txt", .key = 'x', .kind = OPT_FN, .fn = mdns_opt_txt },
 	{ .name = "txt-stdin", .key = 's', .kind = OPT_FLAG,
 	  .off = MP(txt_stdin), .val = 1 },
+	{ .name = "subtype", .key = 'S', .kind = OPT_FN, .fn = mdns_opt_sub },
 };
 
 static int mdns_publish_main(int argc, char **argv)
@@ -256,6 +275,8 @@ static int mdns_publish_main(int argc, char **argv)
 	}
 	txt[cl.ntxt] = NULL;
 	svc.txt = txt;
+	cl.sub[cl.nsub] = NULL;
+	svc.subtypes = cl.sub;
 	svc.port = (uint16_t)port;
 	r = mdns_responder_new(&svc, err, sizeof(err));
 	if (!r) {
@@ -282,6 +303,7 @@ static int mdns_publish_main(int argc, char **argv)
 struct mdns_browse_cmdline {
 	uint64_t timeout;
 	const char *ifname;
+	const char *subtype;
 	int watch;
 };
 
@@ -294,6 +316,8 @@ static const struct opt mdns_browse_opts[] = {
 	{ .name = "if", .key = 'i', .kind = OPT_STR, .off = MB(ifname) },
 	{ .name = "watch", .key = 'w', .kind = OPT_FLAG, .off = MB(watch),
 	  .val = 1 },
+	{ .name = "subtype", .key = 'S', .kind = OPT_STR,
+	  .off = MB(subtype) },
 };
 
 static int mdns_browse_main(int argc, char **argv)
@@ -322,9 +346,10 @@ static int mdns_browse_main(int argc, char **argv)
 		return 2;
 	}
 	if (watch)
-		return mdns_watch(type, ifname, timeout / 1000000u);
-	rc = mdns_browse(type, ifname, (int)(timeout / 1000000u), found,
-			 MDNS_BROWSER_MAX, &n, err, sizeof(err));
+		return mdns_watch(type, cl.subtype, ifname,
+				  timeout / 1000000u);
+	rc = mdns_browse(type, cl.subtype, ifname, (int)(timeout / 1000000u),
+			 found, MDNS_BROWSER_MAX, &n, err, sizeof(err));
 	if (rc != 0) {
 		util_err("mdns", -rc, "browse: %s", err);
 		return 1;

@@ -13,8 +13,15 @@
 #define TTL_OTHER 4500		/* RFC 6762 §10: every other record */
 #define LEGACY_TTL 10		/* §6.7 */
 
-/* Record kinds the responder owns; also bit positions in masks. */
-enum { R_PTR, R_ENUM, R_SRV, R_TXT, R_A, R_NSEC, R_COUNT };
+/* Record kinds the responder owns; also bit positions in masks (8 at
+ * most: pend_mask packs answers and additional records in a byte each).
+ * R_SUB0.. are the subtype PTRs (RFC 6763 §7.1). */
+enum { R_PTR, R_ENUM, R_SRV, R_TXT, R_A, R_NSEC, R_SUB0, R_SUB1, R_COUNT };
+_Static_assert(R_COUNT - R_SUB0 == MDNS_SUBTYPES_MAX &&
+	       R_COUNT <= 8, "subtype records fit the masks");
+/* Shared records: answered after 20-120 ms (§6), many hosts may own them. */
+#define SHARED_RECORDS ((1u << R_PTR) | (1u << R_ENUM) | (1u << R_SUB0) | \
+			(1u << R_SUB1))
 
 struct mdns_responder {
 	struct mdns_socket net;
@@ -23,12 +30,15 @@ struct mdns_responder {
 	char hbase[MDNS_LABEL_MAX + 1];
 	char host[MDNS_LABEL_MAX + 1];
 	char type[MDNS_NAME_STR_MAX];
+	char sub[MDNS_SUBTYPES_MAX][MDNS_LABEL_MAX + 1];
+	unsigned nsub;
 	char only_if[IF_NAMESIZE];
 	unsigned inst_n, host_n;		/* rename counters */
 	uint16_t port;
 	uint8_t txt[MDNS_TXT_MAX];
 	size_t txt_len;
 	struct mdns_name n_type, n_inst, n_host, n_enum;
+	struct mdns_name n_sub[MDNS_SUBTYPES_MAX];
 	enum mdns_state state;
 	int step;		/* probes or announcements sent */
 	uint64_t next;		/* when the next probe/announce is due */
@@ -86,6 +96,12 @@ static void resp_rr(const struct mdns_responder *r, int k,
 		rr->u.nsec.next = r->n_host;
 		rr->rdata = nsec_a;
 		rr->rdlen = sizeof(nsec_a);
+		break;
+	case R_SUB0:
+	case R_SUB1:
+		rr_base(rr, &r->n_sub[k - R_SUB0], MDNS_TYPE_PTR, TTL_OTHER,
+			false);
+		rr->u.ptr = r->n_inst;
 		break;
 	}
 }
@@ -152,7 +168,7 @@ static bool resp_same(const struct mdns_responder *r, const struct mdns_rr *rr)
 
 static int resp_names(struct mdns_responder *r)
 {
-	char rest[MDNS_NAME_STR_MAX + 8];
+	char rest[MDNS_NAME_STR_MAX + 16];
 	int rc;
 
 	snprintf(rest, sizeof(rest), "%s.local", r->type);
@@ -164,6 +180,9 @@ static int resp_names(struct mdns_responder *r)
 	if (rc == 0)
 		rc = mdns_name_from_str(&r->n_enum,
 					"_services._dns-sd._udp.local");
+	snprintf(rest, sizeof(rest), "_sub.%s.local", r->type);
+	for (unsigned i = 0; rc == 0 && i < r->nsub; i++)
+		rc = mdns_name_from_label(&r->n_sub[i], r->sub[i], rest);
 	return rc;
 }
 
@@ -241,6 +260,12 @@ static void resp_send(struct mdns_responder *r, struct mdns_if *f,
 
 #define ALL_RECORDS ((1u << R_PTR) | (1u << R_ENUM) | (1u << R_SRV) | \
 		     (1u << R_TXT) | (1u << R_A))
+
+/* Every record announced: ALL_RECORDS and the subtype PTRs listed. */
+static unsigned resp_all(const struct mdns_responder *r)
+{
+	return ALL_RECORDS | (((1u << r->nsub) - 1) << R_SUB0);
+}
 #define PROBE_RECORDS ((1u << R_SRV) | (1u << R_TXT) | (1u << R_A))
 
 /* §8.2 simultaneous probe tie-break for one of our names: compares the
@@ -308,6 +333,12 @@ static unsigned resp_match(const struct mdns_responder *r,
 	if (mdns_name_eq(&q->name, &r->n_enum) &&
 	    (any || q->type == MDNS_TYPE_PTR))
 		a |= 1u << R_ENUM;
+	for (unsigned i = 0; i < r->nsub; i++)
+		if (mdns_name_eq(&q->name, &r->n_sub[i]) &&
+		    (any || q->type == MDNS_TYPE_PTR)) {
+			a |= 1u << (R_SUB0 + i);
+			*extra |= (1u << R_SRV) | (1u << R_TXT) | (1u << R_A);
+		}
 	if (mdns_name_eq(&q->name, &r->n_inst)) {
 		if (any || q->type == MDNS_TYPE_SRV) {
 			a |= 1u << R_SRV;
@@ -481,7 +512,7 @@ static void resp_query(struct mdns_responder *r, const struct mdns_msg *m,
 	r->pend_mask[i] |= ans | (extra << 8);
 	/* Unique answers go now; shared ones (PTR) wait 20-120 ms so many
 	 * responders do not answer at once. */
-	if (ans & ((1u << R_PTR) | (1u << R_ENUM))) {
+	if (ans & SHARED_RECORDS) {
 		uint64_t at = t + 20 + mdns_socket_rand(&r->net) % 101;
 
 		if (!r->pend_at || at < r->pend_at)
@@ -568,7 +599,7 @@ static int resp_timers(struct mdns_responder *r)
 	}
 	if (r->state == MDNS_ANNOUNCING) {
 		for (i = 0; i < r->net.nifs; i++)
-			resp_send(r, &r->net.ifs[i], ALL_RECORDS, false,
+			resp_send(r, &r->net.ifs[i], resp_all(r), false,
 				  false);
 		if (++r->step >= 2) {
 			r->state = MDNS_RUNNING;
@@ -577,6 +608,28 @@ static int resp_timers(struct mdns_responder *r)
 			r->next = t + 1000;
 		}
 	}
+	return 0;
+}
+
+/* Copies the subtype labels subs (NULL: none) into out and their count
+ * into *nout, both unchanged on error.  Returns 0 or -EINVAL with the
+ * reason in err. */
+static int resp_subtypes(char out[][MDNS_LABEL_MAX + 1], unsigned *nout,
+			 const char *const *subs, char *err, size_t errlen)
+{
+	unsigned n;
+
+	for (n = 0; subs && subs[n]; n++)
+		if (n >= MDNS_SUBTYPES_MAX || !subs[n][0] ||
+		    strlen(subs[n]) > MDNS_LABEL_MAX) {
+			snprintf(err, errlen, "subtype '%.63s': want at most "
+				 "%d subtypes of 1..%d bytes", subs[n],
+				 MDNS_SUBTYPES_MAX, MDNS_LABEL_MAX);
+			return -EINVAL;
+		}
+	for (unsigned i = 0; i < n; i++)
+		snprintf(out[i], MDNS_LABEL_MAX + 1, "%s", subs[i]);
+	*nout = n;
 	return 0;
 }
 
@@ -630,6 +683,8 @@ struct mdns_responder *mdns_responder_new(const struct mdns_service *svc,
 		goto err;
 	}
 	r->txt_len = (size_t)rc;
+	if (resp_subtypes(r->sub, &r->nsub, svc->subtypes, err, errlen) != 0)
+		goto err;
 	if (resp_names(r) != 0) {
 		snprintf(err, errlen,
 			 "service type '%s' or names do not form valid DNS names",
@@ -714,6 +769,47 @@ int mdns_responder_set_txt(struct mdns_responder *r, const char *const *txt)
 	return 0;
 }
 
+int mdns_responder_set_subtypes(struct mdns_responder *r,
+				const char *const *subtypes)
+{
+	char sub[MDNS_SUBTYPES_MAX][MDNS_LABEL_MAX + 1], err[160];
+	unsigned nsub = 0, gone = 0, i, j;
+
+	/* Checked on a copy first: a bad list changes nothing. */
+	if (resp_subtypes(sub, &nsub, subtypes, err, sizeof(err)) != 0) {
+		mdns_socket_log(&r->net, "new subtypes rejected: %s", err);
+		return -EINVAL;
+	}
+	for (i = 0; i < r->nsub; i++) {
+		for (j = 0; j < nsub; j++)
+			if (strcmp(r->sub[i], sub[j]) == 0)
+				break;
+		if (j == nsub)
+			gone |= 1u << (R_SUB0 + i);
+	}
+	/* §10.1: caches drop a subtype PTR we no longer own. */
+	if (gone && r->state != MDNS_PROBING)
+		for (i = 0; i < r->net.nifs; i++)
+			resp_send(r, &r->net.ifs[i], gone, false, true);
+	memcpy(r->sub, sub, sizeof(r->sub));
+	r->nsub = nsub;
+	if (resp_names(r) != 0) {
+		/* Cannot happen: the type and labels were valid names. */
+		r->nsub = 0;
+		resp_names(r);
+		return -EINVAL;
+	}
+	if (r->state != MDNS_PROBING) {
+		r->state = MDNS_ANNOUNCING;
+		r->step = 0;
+		r->next = mdns_socket_now_ms();
+		for (i = 0; i < r->net.nifs; i++)
+			memset(r->net.ifs[i].last_mc, 0,
+			       sizeof(r->net.ifs[i].last_mc));
+	}
+	return 0;
+}
+
 enum mdns_state mdns_responder_state(const struct mdns_responder *r)
 {
 	return r->state;
@@ -741,7 +837,7 @@ void mdns_responder_free(struct mdns_responder *r)
 		return;
 	if (r->state != MDNS_PROBING)
 		for (size_t i = 0; i < r->net.nifs; i++)
-			resp_send(r, &r->net.ifs[i], ALL_RECORDS, false, true);
+			resp_send(r, &r->net.ifs[i], resp_all(r), false, true);
 	if (r->net.fd >= 0)
 		close(r->net.fd);
 	free(r);

@@ -23,6 +23,13 @@ struct mdns_service {
 	uint16_t port;
 	/* NULL-terminated "key=value" list; encoded size <= MDNS_TXT_MAX. */
 	const char *const *txt;
+	/* DNS-SD subtypes the instance is also listed under (RFC 6763 §7.1):
+	 * NULL-terminated labels such as "_controller", at most
+	 * MDNS_SUBTYPES_MAX, each 1..63 bytes; NULL for none.  A PTR query
+	 * for "_controller._sub.TYPE.local" is answered by the instances
+	 * listing it and nobody else, so a search for the one controller
+	 * among 256 agents gets one answer, not 256. */
+	const char *const *subtypes;
 	/* Only this interface; every up, multicast-capable, non-loopback
 	 * interface with an IPv4 address when NULL.  The set is re-scanned
 	 * every few seconds, so links that come up later (DHCP) are added. */
@@ -40,6 +47,9 @@ enum mdns_state {
 };
 
 
+
+/* Subtypes one instance may list (struct mdns_service.subtypes). */
+#define MDNS_SUBTYPES_MAX 2
 
 struct mdns_responder;
 
@@ -73,6 +83,13 @@ int mdns_responder_handle(struct mdns_responder *r);
  * announces the new record with cache flush.  Returns 0 or -EINVAL
  * (bad list, message in log). */
 int mdns_responder_set_txt(struct mdns_responder *r, const char *const *txt);
+
+/* Replaces the subtype list (as struct mdns_service.subtypes; NULL for
+ * none): says goodbye to the subtypes dropped and announces the new list
+ * (a server that became the controller adds "_controller").  Returns 0
+ * or -EINVAL (too many, or a label empty or over 63 bytes; logged). */
+int mdns_responder_set_subtypes(struct mdns_responder *r,
+				const char *const *subtypes);
 
 enum mdns_state mdns_responder_state(const struct mdns_responder *r);
 

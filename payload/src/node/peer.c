@@ -26,6 +26,25 @@ static uint64_t peer_due;
 static char peer_txt_buf[PEER_TXT_N][PEER_TXT_LEN];
 static const char *peer_txt[PEER_TXT_N + 1];
 
+/* DNS-SD subtypes by role (RFC 6763 §7.1): a search for the controller
+ * asks for "_controller._sub._benchboot._tcp.local" and a client's check
+ * of a run's server for "_server._sub...", so one or two hosts answer,
+ * not every agent of the rack.  A controller is listed as a server too:
+ * a server that became the controller is still the host its clients
+ * load (peer_server_announced). */
+static const char *const peer_sub_controller[] = { "_controller", "_server",
+						   NULL };
+static const char *const peer_sub_server[] = { "_server", NULL };
+
+static const char *const *peer_subtypes(const char *role)
+{
+	if (strcmp(role, "controller") == 0)
+		return peer_sub_controller;
+	if (strcmp(role, "server") == 0)
+		return peer_sub_server;
+	return NULL;
+}
+
 static void peer_mdns_log(void *arg, const char *msg)
 {
 	node_log("mdns: %s", msg);
@@ -66,6 +85,7 @@ int peer_announce(const char *id, const char *role, const char *suite,
 	svc.host = id;
 	svc.port = (uint16_t)port;
 	svc.txt = peer_txt;
+	svc.subtypes = peer_subtypes(role);
 	svc.log = peer_mdns_log;
 	peer_mdns = mdns_responder_new(&svc, err, sizeof(err));
 	if (!peer_mdns) {
@@ -81,6 +101,8 @@ int peer_set_role(const char *role)
 	if (!peer_mdns)
 		return -ENOENT;
 	snprintf(peer_txt_buf[0], PEER_TXT_LEN, "role=%s", role);
+	if (mdns_responder_set_subtypes(peer_mdns, peer_subtypes(role)) != 0)
+		return -EINVAL;
 	return mdns_responder_set_txt(peer_mdns, peer_txt);
 }
 
@@ -145,7 +167,8 @@ static uint64_t peer_watch_due;
 
 int peer_watch_start(void)
 {
-	struct mdns_browse_conf conf = { .log = peer_mdns_log };
+	struct mdns_browse_conf conf = { .subtype = "_controller",
+					 .log = peer_mdns_log };
 	char err[256];
 
 	if (peer_watch)
@@ -308,7 +331,8 @@ int peer_discover(uint64_t timeout_ns, const volatile sig_atomic_t *stop,
 {
 	struct peer_search ps = { .lab = lab ? lab : "", .out = out,
 				  .outlen = outlen };
-	struct mdns_browse_conf conf = { .cb = peer_search_cb,
+	struct mdns_browse_conf conf = { .subtype = "_controller",
+					 .cb = peer_search_cb,
 					 .keep = peer_search_keep,
 					 .cb_arg = &ps, .log = peer_mdns_log };
 	int rc;
@@ -352,7 +376,8 @@ static void peer_check_cb(void *arg, enum mdns_event ev,
 int peer_server_announced(const char *addr, const char *lab, int timeout_ms)
 {
 	struct peer_check pc = { .addr = addr, .lab = lab ? lab : "" };
-	struct mdns_browse_conf conf = { .cb = peer_check_cb,
+	struct mdns_browse_conf conf = { .subtype = "_server",
+					 .cb = peer_check_cb,
 					 .keep = peer_check_keep,
 					 .cb_arg = &pc, .log = peer_mdns_log };
 	int rc;

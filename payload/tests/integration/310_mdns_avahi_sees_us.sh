@@ -2,7 +2,9 @@
 # 310_mdns_avahi_sees_us.sh: Debian's avahi (avahi-daemon on a private
 # D-Bus system bus, avahi-browse -rpt) sees our publisher in another
 # network namespace with the right host, address, port and TXT; dig gets a
-# legacy unicast answer (RFC 6762 §6.7); the goodbye removes it.
+# legacy unicast answer (RFC 6762 §6.7); its DNS-SD subtype
+# (_controller._sub, RFC 6763 §7.1) is found by avahi and dig, another
+# subtype is not; the goodbye removes it.
 # harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
@@ -22,6 +24,7 @@ mkfifo "$fifo"
 # shellcheck disable=SC2086
 ip netns exec "$MDNS_NS1" $TARGET_RUN "$BENCHBOOT" mdns publish \
 	--name "Bench Box.1" --port 7070 --host bb-box-1 $txt --txt-stdin \
+	--subtype _controller \
 	<"$fifo" >"$publog" 2>&1 &
 pub=$!
 MDNS_PIDS="$MDNS_PIDS $pub"
@@ -59,6 +62,19 @@ types=$(ip netns exec "$MDNS_NS2" timeout 15 avahi-browse -apt \
 	2>/dev/null | grep -c ';_benchboot._tcp;')
 check "avahi-browse -a lists _benchboot._tcp" [ "$types" -ge 1 ]
 
+# The subtype: avahi browses it (one PTR query for
+# _controller._sub._benchboot._tcp.local) and finds us; a subtype we do
+# not list finds nothing.
+sub=$(ip netns exec "$MDNS_NS2" timeout 15 avahi-browse -rpt \
+	_controller._sub._benchboot._tcp 2>/dev/null | grep '^=')
+printf '%s\n' "$sub" | sed "s/^/# avahi-browse _controller._sub: /"
+check "avahi-browse resolves us under the subtype _controller" sh -c \
+	'printf "%s\n" "$1" | grep -qF "Bench\\032Box\\.1;_benchboot._tcp;local;bb-box-1.local;$2;7070;"' \
+	sh "$sub" "$MDNS_IP1"
+nsub=$(ip netns exec "$MDNS_NS2" timeout 15 avahi-browse -rpt \
+	_server._sub._benchboot._tcp 2>/dev/null | grep -c '^=')
+check_eq "avahi-browse finds nothing under the subtype _server" "$nsub" 0
+
 # Host name resolution through avahi.
 res=$(ip netns exec "$MDNS_NS2" timeout 10 avahi-resolve -4 -n \
 	bb-box-1.local 2>/dev/null)
@@ -87,6 +103,15 @@ check "dig legacy unicast PTR: SRV and TXT as additional records" \
 	has "$d" 'ADDITIONAL: 3'
 check "dig legacy unicast PTR: SRV target and port" \
 	has "$d" 'SRV[[:space:]]*0 0 7070 bb-box-1.local'
+
+d=$(ip netns exec "$MDNS_NS2" dig +time=2 +tries=2 +noedns -p 5353 \
+	"@$MDNS_IP1" "_controller._sub._benchboot._tcp.local" PTR 2>&1)
+check "dig legacy unicast subtype PTR: the instance" \
+	has "$d" '_controller\._sub\._benchboot\._tcp\.local\.[[:space:]].*PTR[[:space:]]*Bench\\032Box\\.1\._benchboot'
+d=$(ip netns exec "$MDNS_NS2" dig +time=1 +tries=1 +noedns -p 5353 \
+	"@$MDNS_IP1" "_server._sub._benchboot._tcp.local" PTR 2>&1)
+check "dig legacy unicast, a subtype not listed: no answer" \
+	sh -c '! printf "%s\n" "$1" | grep -q "PTR[[:space:]]*Bench"' sh "$d"
 
 # A new TXT (role=server -> role=controller) is announced with the
 # cache-flush bit: avahi replaces the old strings rather than adding.

@@ -2,7 +2,8 @@
 # 320_mdns_browse_avahi.sh: our browser (benchboot mdns browse) finds and
 # resolves a service that Debian's avahi-publish registers with
 # avahi-daemon in another network namespace, next to one of ours, and
-# notices when avahi withdraws it.
+# notices when avahi withdraws it; --subtype finds only the instances
+# listed under it (avahi's and ours, RFC 6763 §7.1).
 # harness: parallel
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
@@ -15,13 +16,15 @@ mdns_need avahi-daemon avahi-publish dbus-daemon socat ss
 mdns_net 3 || { not_ok "network namespaces"; tap_done; exit 1; }
 check "avahi-daemon starts" mdns_avahi "$MDNS_NS2" avahi2
 plog=$RUN_DIR/avahi-publish.log
-mdns_bg "$MDNS_NS2" "$plog" avahi-publish -s "Avahi Svc.2" _benchboot._tcp \
+mdns_bg "$MDNS_NS2" "$plog" avahi-publish -s \
+	--subtype=_controller._sub._benchboot._tcp "Avahi Svc.2" _benchboot._tcp \
 	9099 role=client id=av-1 "note=two words" flag
 apub=$MDNS_LAST_PID
 check "avahi-publish registers 'Avahi Svc.2'" \
 	wait_for 10 grep -q "Established under name 'Avahi Svc.2'" "$plog"
 check "our publisher runs in a third namespace" \
-	mdns_publish "$MDNS_NS3" ours-3 7073 --host bb-3 --txt role=server
+	mdns_publish "$MDNS_NS3" ours-3 7073 --host bb-3 --txt role=server \
+	--subtype _server
 
 out=$(bb_browse "$MDNS_NS1" --timeout 3)
 rc=$?
@@ -42,6 +45,16 @@ check_eq "browse found our other publisher too" "$ours" \
 	"$(printf 'ours-3\tbb-3.local\t%s\t7073\te0\trole=server' \
 	"$MDNS_IP3")"
 check_eq "exactly two instances" "$(printf '%s\n' "$out" | grep -c .)" 2
+
+# Subtypes: each browse asks for one and gets only who lists it.
+out=$(bb_browse "$MDNS_NS1" --timeout 2 --subtype _controller | cut -f1-4)
+check_eq "--subtype _controller: avahi's instance only" "$out" \
+	"$(printf 'Avahi Svc.2\tavahi2.local\t%s\t9099' "$MDNS_IP2")"
+out=$(bb_browse "$MDNS_NS1" --timeout 2 --subtype _server | cut -f1-4)
+check_eq "--subtype _server: ours only" "$out" \
+	"$(printf 'ours-3\tbb-3.local\t%s\t7073' "$MDNS_IP3")"
+out=$(bb_browse "$MDNS_NS1" --timeout 1 --subtype _client)
+check_eq "--subtype _client: nobody" "$out" ""
 
 # avahi withdraws the service (goodbye): a watching browser reports the
 # removal at once, not after the record's 75-minute TTL.

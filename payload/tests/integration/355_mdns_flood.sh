@@ -1,9 +1,10 @@
 #!/bin/sh
 # 355_mdns_flood.sh: a flood of 2500 fake instances (more than the
 # browser's table of 2048; long TTLs, every role, controllers of other
-# labs among them) announced again and again on one link does not hide
-# the real controller: `benchboot mdns browse` lists it, and an agent of
-# its lab discovers it (docs/discovery.md, "Many instances").
+# labs among them, all listed under the subtype _controller too)
+# announced again and again on one link does not hide the real
+# controller: `benchboot mdns browse` lists it, and an agent of its lab
+# discovers it (docs/discovery.md, "Many instances").
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 . "$TOP/payload/tests/lib/servers.sh"
@@ -27,7 +28,7 @@ B1=$MDNS_LAST_PID
 sleep 3
 check "the real controller publishes into the flood" mdns_publish \
 	"$MDNS_NS1" ctl-real 7407 --host ctl-real --txt role=controller \
-	--txt id=ctl-real --txt lab=rack
+	--txt id=ctl-real --txt lab=rack --subtype _controller
 t0=$(date +%s)
 mdns_bg "$MDNS_NS4" "$RUN_DIR/agent.log" $TARGET_RUN "$BENCHBOOT" agent \
 	--role=client --id c-355 --lab rack

@@ -5,7 +5,10 @@
 # (355_mdns_flood.sh).  Usage: mdnsflood.py N [SECONDS]: N instances
 # "fake-I", every round of them sent again until SECONDS have passed
 # (default 60); roles cycle client, server, controller of lab "other" and
-# controller of no lab.  Prints "flooding N" once the first round is out.
+# controller of no lab.  Every one is also listed under the subtype
+# _controller (RFC 6763 §7.1), as a hostile host would, so the fakes reach
+# an agent's search for its controller too.  Prints "flooding N" once
+# the first round is out.
 import socket
 import struct
 import sys
@@ -38,14 +41,16 @@ def packet(i):
     iname = name(inst, "_benchboot", "_tcp", "local")
     host = name(inst, "local")
     ttl = 4500
+    sub = name("_controller", "_sub", "_benchboot", "_tcp", "local")
     body = rr(svc, 12, 1, ttl, iname)
+    body += rr(sub, 12, 1, ttl, iname)
     body += rr(iname, 33, 0x8001, ttl,
                struct.pack("!HHH", 0, 0, 7000) + host)
     body += rr(iname, 16, 0x8001, ttl,
                txt(*ROLES[i % len(ROLES)], f"id={inst}"))
     body += rr(host, 1, 0x8001, ttl,
                bytes([10, 250, (i >> 8) & 255, i & 255]))
-    return struct.pack("!HHHHHH", 0, 0x8400, 0, 4, 0, 0) + body
+    return struct.pack("!HHHHHH", 0, 0x8400, 0, 5, 0, 0) + body
 
 
 def main():

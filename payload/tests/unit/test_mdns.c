@@ -1,11 +1,24 @@
 /* test_mdns.c: the mDNS packet layer: a table of valid and malformed
  * packets (each malformation class rejected with a message naming it),
- * the builder's compression and limits, names and TXT. */
+ * the builder's compression and limits, names and TXT; and DNS-SD
+ * subtypes end to end (responders and browsers on a veth pair in a
+ * network namespace of the test's own, when root). */
 #include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "mdns/mdns.h"
+#include "mdns/mdns_browser.h"
+#include "mdns/mdns_responder.h"
+#include "mdns/mdns_socket.h"
 #include "tap.h"
 
 /* Packet literals: header fields as 3-digit octal so a following letter
@@ -477,6 +490,296 @@ static void test_txt(void)
 	TAP_EQ_INT(mdns_txt_encode(kv, buf, 10), -ENOSPC, "too small");
 }
 
+/* --- subtypes (RFC 6763 §7.1), on a veth pair -------------------------- */
+
+/* What the capture socket saw: PTR queries for the _controller subtype,
+ * and those of them that carried known answers (RFC 6762 §7.1). */
+struct sub_cap {
+	int fd;
+	struct mdns_name n_ctl;
+	unsigned queries, known;
+};
+
+/* Reads every datagram on the capture socket. */
+static void sub_capture(struct sub_cap *c)
+{
+	static uint8_t buf[MDNS_PACKET_MAX + 1];
+	static struct mdns_msg m;
+	ssize_t n;
+
+	while ((n = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+		if (mdns_parse(buf, (size_t)n, &m, NULL, 0) != 0 ||
+		    (m.flags & MDNS_FLAG_QR) || m.nq < 1 ||
+		    m.q[0].type != MDNS_TYPE_PTR ||
+		    !mdns_name_eq(&m.q[0].name, &c->n_ctl))
+			continue;
+		c->queries++;
+		if (m.ancount > 0)
+			c->known++;
+	}
+}
+
+/* Drives nr responders, nb browsers and the capture for ms. */
+static void sub_run(struct mdns_responder *const *r, size_t nr,
+		    struct mdns_browser *const *b, size_t nb,
+		    struct sub_cap *c, int ms)
+{
+	uint64_t end = mdns_socket_now_ms() + (uint64_t)ms;
+	struct pollfd p[16];
+	size_t i, n;
+
+	while (mdns_socket_now_ms() < end) {
+		n = 0;
+		for (i = 0; i < nr; i++)
+			p[n++] = (struct pollfd){ mdns_responder_fd(r[i]),
+						  POLLIN, 0 };
+		for (i = 0; i < nb; i++)
+			p[n++] = (struct pollfd){ mdns_browser_fd(b[i]),
+						  POLLIN, 0 };
+		p[n++] = (struct pollfd){ c->fd, POLLIN, 0 };
+		poll(p, n, 10);
+		for (i = 0; i < nr; i++)
+			mdns_responder_handle(r[i]);
+		for (i = 0; i < nb; i++)
+			mdns_browser_handle(b[i]);
+		sub_capture(c);
+	}
+}
+
+/* The instances b resolved, among cli, ctl and srv, as "cli,ctl,". */
+static void sub_found(struct mdns_browser *b, char *out, size_t len)
+{
+	static const char *const names[] = { "cli", "ctl", "srv" };
+	const struct mdns_instance *in;
+
+	out[0] = 0;
+	for (size_t k = 0; k < 3; k++)
+		for (size_t i = 0; (in = mdns_browser_get(b, i)); i++)
+			if (strcmp(in->name, names[k]) == 0) {
+				strncat(out, names[k], len - strlen(out) - 1);
+				strncat(out, ",", len - strlen(out) - 1);
+				break;
+			}
+}
+
+/* srv's events as a watching browser reports them. */
+static void sub_event(void *arg, enum mdns_event ev,
+		      const struct mdns_instance *in)
+{
+	int *st = arg;
+
+	if (strcmp(in->name, "srv") == 0)
+		*st = ev == MDNS_REMOVED ? 2 : 1;
+}
+
+static const char *const sub_ctl[] = { "_controller", "_server", NULL };
+static const char *const sub_srv[] = { "_server", NULL };
+
+static struct mdns_responder *sub_publish(const char *name,
+					  const char *const *subs)
+{
+	static const char *const txt[] = { "role=test", NULL };
+	struct mdns_service svc = { .instance = name, .host = name,
+				    .port = 7407, .txt = txt,
+				    .subtypes = subs, .ifname = "bbt0" };
+	char err[256];
+	struct mdns_responder *r = mdns_responder_new(&svc, err, sizeof(err));
+
+	if (!r)
+		printf("# publish %s: %s\n", name, err);
+	return r;
+}
+
+/* The publishing host, a process in a network namespace of its own (a
+ * unicast answer to an address of the same namespace would come back by
+ * lo, which the browser does not serve): ctl (subtypes _controller and
+ * _server), srv (_server) and cli (none) on bbt0, driven until the
+ * parent's commands on cmd say otherwise; answers on rep. */
+static void sub_child(int cmd, int rep)
+{
+	static const char *const empty[] = { "", NULL };
+	struct mdns_responder *r[3];
+	struct mdns_stats st;
+	char c;
+	int rc;
+
+	if (unshare(CLONE_NEWNET) != 0)
+		_exit(1);
+	c = 'N';
+	if (write(rep, &c, 1) != 1 || read(cmd, &c, 1) != 1 ||
+	    system("ip link set bbt0 up && "
+		   "ip addr add 10.99.0.1/24 dev bbt0") != 0)
+		_exit(1);
+	r[0] = sub_publish("ctl", sub_ctl);
+	r[1] = sub_publish("srv", sub_srv);
+	r[2] = sub_publish("cli", NULL);
+	c = r[0] && r[1] && r[2] ? 'R' : 'F';
+	if (write(rep, &c, 1) != 1 || c == 'F')
+		_exit(1);
+	for (;;) {
+		struct pollfd p[4] = {
+			{ mdns_responder_fd(r[0]), POLLIN, 0 },
+			{ mdns_responder_fd(r[1]), POLLIN, 0 },
+			{ mdns_responder_fd(r[2]), POLLIN, 0 },
+			{ cmd, POLLIN, 0 } };
+
+		poll(p, 4, 10);
+		for (int i = 0; i < 3; i++)
+			mdns_responder_handle(r[i]);
+		if (!p[3].revents)
+			continue;
+		if (read(cmd, &c, 1) != 1 || c == 'Q')
+			break;
+		if (c == 'T') {		/* how many datagrams ctl sent */
+			mdns_responder_stats(r[0], &st);
+			if (write(rep, &st.tx, sizeof(st.tx)) < 0)
+				break;
+			continue;
+		}
+		rc = mdns_responder_set_subtypes(c == 'E' ? r[2] : r[1],
+						 c == 'C' ? sub_ctl :
+						 c == 'D' ? sub_srv : empty);
+		if (write(rep, &rc, sizeof(rc)) < 0)
+			break;
+	}
+	for (int i = 0; i < 3; i++)
+		mdns_responder_free(r[i]);
+	_exit(0);
+}
+
+/* Sends the publishing host command c and reads its n-byte answer. */
+static void sub_ask(const int *pc, char c, void *ans, size_t n)
+{
+	memset(ans, 0xff, n);
+	if (write(pc[1], &c, 1) != 1 || read(pc[2], ans, n) != (ssize_t)n)
+		printf("# no answer to '%c'\n", c);
+}
+
+static void test_subtypes(void)
+{
+	static const char *const three[] = { "_a", "_b", "_c", NULL };
+	/* Who a browse of each subtype (NULL: the whole type) finds. */
+	static const struct {
+		const char *sub, *want;
+	} bc[] = {
+		{ NULL, "cli,ctl,srv," },
+		{ "_controller", "ctl," },
+		{ "_server", "ctl,srv," },
+		{ "_client", "" },
+	};
+	struct mdns_service bad = { .instance = "x", .port = 1,
+				    .subtypes = three };
+	struct mdns_browse_conf conf = { .ifname = "bbt1" };
+	struct mdns_browser *b[4] = { 0 };
+	struct sub_cap cap = { .fd = -1 };
+	struct ip_mreqn mr = { 0 };
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(MDNS_PORT) };
+	/* pc: [0] unused, [1] commands to the child, [2] its answers. */
+	int cp[2], rp[2], pc[3], one = 1, ev = 0, rc;
+	uint64_t tx0, tx1;
+	char err[256], got[64], cmd[160], c = 0;
+	pid_t pid = -1;
+	size_t i;
+
+	tap_ok(!mdns_responder_new(&bad, err, sizeof(err)) &&
+	       strstr(err, "subtype"), "three subtypes refused: %s", err);
+	if (unshare(CLONE_NEWNET) != 0 || pipe(cp) != 0 || pipe(rp) != 0) {
+		tap_ok(1, "subtypes on a veth pair # SKIP needs root");
+		return;
+	}
+	pid = fork();
+	if (pid == 0)
+		sub_child(cp[0], rp[1]);
+	pc[1] = cp[1];
+	pc[2] = rp[0];
+	snprintf(cmd, sizeof(cmd), "ip link add bbt1 type veth peer name "
+		 "bbt0 netns %d && ip link set bbt1 up && "
+		 "ip addr add 10.99.0.2/24 dev bbt1", (int)pid);
+	if (pid < 0 || read(pc[2], &c, 1) != 1 || system(cmd) != 0) {
+		tap_ok(1, "subtypes on a veth pair # SKIP needs ip and veth");
+		goto out;
+	}
+	c = 'G';
+	if (!tap_ok(write(pc[1], &c, 1) == 1 && read(pc[2], &c, 1) == 1 &&
+		    c == 'R', "ctl, srv and cli publish in a namespace of "
+		    "their own"))
+		goto out;
+	sub_ask(pc, 'E', &rc, sizeof(rc));
+	TAP_EQ_INT(rc, -EINVAL, "an empty subtype label refused");
+	/* Capture on bbt1: what the browsers ask. */
+	cap.fd = socket(AF_INET, SOCK_DGRAM, 0);
+	setsockopt(cap.fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(cap.fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+	mr.imr_multiaddr.s_addr = htonl(0xe00000fb);	/* 224.0.0.251 */
+	mr.imr_ifindex = (int)if_nametoindex("bbt1");
+	tap_ok(bind(cap.fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
+	       setsockopt(cap.fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mr,
+			  sizeof(mr)) == 0, "capture socket on bbt1");
+	mdns_name_from_str(&cap.n_ctl,
+			   "_controller._sub._benchboot._tcp.local");
+	/* Probing and announcing: 0-250 ms + 750 ms + 1 s. */
+	sub_run(NULL, 0, NULL, 0, &cap, 2500);
+
+	for (i = 0; i < 4; i++) {
+		conf.subtype = bc[i].sub;
+		b[i] = mdns_browser_new(&conf, err, sizeof(err));
+		if (!tap_ok(b[i] != NULL, "browser %s", bc[i].sub ?
+			    bc[i].sub : "(type)"))
+			goto out;
+	}
+	sub_run(NULL, 0, b, 4, &cap, 800);
+	for (i = 0; i < 4; i++) {
+		sub_found(b[i], got, sizeof(got));
+		TAP_EQ_STR(got, bc[i].want, bc[i].sub ? bc[i].sub :
+			   "the whole type finds all three");
+		mdns_browser_free(b[i]);
+		b[i] = NULL;
+	}
+	tap_ok(cap.queries >= 1, "the _controller browse asked for "
+	       "_controller._sub._benchboot._tcp.local (%u)", cap.queries);
+
+	/* Known answers: a browser's re-queries at 1 s and 3 s list ctl;
+	 * ctl answers the one-shot query and the query at 1 s (whose known
+	 * answer, learned by unicast, has under half the TTL), not the one
+	 * at 3 s. */
+	cap.queries = cap.known = 0;
+	conf.subtype = "_controller";
+	conf.cb = sub_event;
+	conf.cb_arg = &ev;
+	sub_ask(pc, 'T', &tx0, sizeof(tx0));
+	b[0] = mdns_browser_new(&conf, err, sizeof(err));
+	if (!b[0])
+		goto out;
+	sub_run(NULL, 0, b, 1, &cap, 3400);
+	sub_ask(pc, 'T', &tx1, sizeof(tx1));
+	TAP_EQ_INT(cap.queries, 3, "three _controller queries in 3.4 s");
+	TAP_EQ_INT(cap.known, 2, "the two re-queries carried known answers");
+	TAP_EQ_INT(tx1 - tx0, 2, "ctl answered twice, not three times");
+
+	/* srv becomes the controller, then goes back: the watching browser
+	 * sees it listed under _controller, then its goodbye there. */
+	sub_ask(pc, 'C', &rc, sizeof(rc));
+	TAP_EQ_INT(rc, 0, "srv lists _controller too");
+	sub_run(NULL, 0, b, 1, &cap, 600);
+	TAP_EQ_INT(ev, 1, "the _controller browser found srv");
+	sub_ask(pc, 'D', &rc, sizeof(rc));
+	TAP_EQ_INT(rc, 0, "srv drops _controller");
+	sub_run(NULL, 0, b, 1, &cap, 300);
+	TAP_EQ_INT(ev, 2, "the _controller browser saw srv's goodbye");
+out:
+	for (i = 0; i < 4; i++)
+		mdns_browser_free(b[i]);
+	if (cap.fd >= 0)
+		close(cap.fd);
+	if (pid > 0) {
+		c = 'Q';
+		if (write(pc[1], &c, 1) != 1)
+			kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
 int main(void)
 {
 	test_table();
@@ -487,5 +790,6 @@ int main(void)
 	test_builder();
 	test_names();
 	test_txt();
+	test_subtypes();	/* last: it moves to a network namespace */
 	return tap_done();
 }
