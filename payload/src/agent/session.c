@@ -1074,6 +1074,11 @@ static int session_run(struct session *s, int fd)
 	s->done = 0;
 	s->welcomed = 0;
 	welcome_by = util_mono_ns() + SESSION_WELCOME_S * 1000000000ull;
+	/* Open lab: the servers announced while we wait count when a run
+	 * names its target (session_targets), however late the answers to
+	 * a check made by every client of a step at once would be. */
+	if (!(s->o->key && s->o->key->len))
+		peer_servers_watch(s->o->lab);
 	rc = session_open(s);
 	while (rc == 0 && !*s->stop && !s->done) {
 		if (!s->welcomed && util_mono_ns() > welcome_by) {
@@ -1158,7 +1163,11 @@ static int session_find_controller(struct session *s, char *out,
 	int wait = 250, rc;
 
 	while (!*s->stop) {
-		rc = peer_discover(10000000000ull, s->stop, s->o->lab, out,
+		/* One browser a minute: its queries back off (0, 1, 3, 7, 15,
+		 * 31 s) and a controller that starts is heard announcing;
+		 * 256 clients each restarting a search every 10 s asked 128
+		 * times a second, every query woke every agent. */
+		rc = peer_discover(60000000000ull, s->stop, s->o->lab, out,
 				   outlen);
 		if (rc == 0)
 			return 0;

@@ -106,11 +106,14 @@ int peer_set_role(const char *role)
 	return mdns_responder_set_txt(peer_mdns, peer_txt);
 }
 
+static void peer_servers_service(void);
+
 void peer_poll(void)
 {
 	struct pollfd p;
 	uint64_t now;
 
+	peer_servers_service();
 	if (!peer_mdns)
 		return;
 	now = util_mono_ns();
@@ -125,8 +128,11 @@ void peer_poll(void)
 			 1000000u;
 }
 
+static void peer_servers_stop(void);
+
 void peer_withdraw(void)
 {
+	peer_servers_stop();
 	mdns_responder_free(peer_mdns);
 	peer_mdns = NULL;
 }
@@ -373,6 +379,76 @@ static void peer_check_cb(void *arg, enum mdns_event ev,
 		pc->found = 1;
 }
 
+/* The servers of the lab seen since the session began (a browser of the
+ * _server subtype kept open, read by peer_poll): a run's server announced
+ * while this agent waited counts, however slow the answers to the check
+ * itself are when every client of a step asks at once. */
+static struct mdns_browser *peer_srv;
+static struct peer_check peer_srv_lab;
+static char peer_srv_labbuf[96];
+static uint64_t peer_srv_due;
+
+int peer_servers_watch(const char *lab)
+{
+	struct mdns_browse_conf conf = { .subtype = "_server",
+					 .keep = peer_check_keep,
+					 .cb_arg = &peer_srv_lab,
+					 .log = peer_mdns_log };
+	char err[256];
+
+	if (peer_srv)
+		return 0;
+	snprintf(peer_srv_labbuf, sizeof(peer_srv_labbuf), "%s",
+		 lab ? lab : "");
+	peer_srv_lab.lab = peer_srv_labbuf;
+	peer_srv = mdns_browser_new(&conf, err, sizeof(err));
+	if (!peer_srv) {
+		peer_log_browse_error(err);
+		return -EIO;
+	}
+	peer_srv_due = 0;
+	return 0;
+}
+
+/* Reads what arrived for the server watch and runs its due queries. */
+static void peer_servers_service(void)
+{
+	struct pollfd p;
+	uint64_t now;
+
+	if (!peer_srv)
+		return;
+	now = util_mono_ns();
+	p.fd = mdns_browser_fd(peer_srv);
+	p.events = POLLIN;
+	if (now < peer_srv_due && poll(&p, 1, 0) <= 0)
+		return;
+	mdns_browser_handle(peer_srv);
+	peer_srv_due = now + (uint64_t)mdns_browser_timeout_ms(peer_srv) *
+			     1000000u;
+}
+
+static void peer_servers_stop(void)
+{
+	mdns_browser_free(peer_srv);
+	peer_srv = NULL;
+}
+
+/* Whether the server watch (of lab) holds a server at addr. */
+static int peer_servers_seen(const char *addr, const char *lab)
+{
+	const struct mdns_instance *in;
+	struct peer_check pc = { .addr = addr, .lab = lab };
+
+	if (!peer_srv || strcmp(peer_srv_labbuf, lab) != 0)
+		return 0;
+	peer_servers_service();
+	for (size_t i = 0; (in = mdns_browser_get(peer_srv, i)); i++)
+		if (strcmp(in->addr, addr) == 0 && peer_check_keep(&pc, in))
+			return 1;
+	return 0;
+}
+
 int peer_server_announced(const char *addr, const char *lab, int timeout_ms)
 {
 	struct peer_check pc = { .addr = addr, .lab = lab ? lab : "" };
@@ -382,6 +458,8 @@ int peer_server_announced(const char *addr, const char *lab, int timeout_ms)
 					 .cb_arg = &pc, .log = peer_mdns_log };
 	int rc;
 
+	if (peer_servers_seen(addr, pc.lab))
+		return 0;
 	/* Ends as soon as it is seen; our responder answers meanwhile
 	 * (every client of a step asks at once). */
 	rc = peer_browse(&conf, (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) *

@@ -57,12 +57,23 @@ int peer_watch_lower(const char *self, const char *lab, char *out,
 /* Stops the watch. */
 void peer_watch_stop(void);
 
+/* Starts following the servers of lab (role=server, or a server that
+ * became the controller) that announce themselves, until
+ * peer_withdraw(): a browser of the _server subtype that peer_poll()
+ * services, so a server announced while this agent waits for a run counts
+ * for peer_server_announced().  Returns 0 (also when already following)
+ * or -EIO (cannot browse; logged). */
+int peer_servers_watch(const char *lab);
+
 /* Whether a benchboot server of lab (role=server, or a server that became
- * the controller) announces the IPv4 address addr over mDNS: browses for
- * up to timeout_ms, ending as soon as it resolves (this agent's own
- * responder is serviced meanwhile: every client of a step asks at once).  What an agent of an open lab asks before it loads a host
- * the controller names (docs/security.md).  Returns 0 when one does,
- * -ENOENT when none did, or another negative errno (it cannot browse). */
+ * the controller) announces the IPv4 address addr over mDNS: one the
+ * watch of peer_servers_watch() holds, else one that answers a browse of
+ * the _server subtype within timeout_ms (ending as soon as it resolves;
+ * this agent's own responder is serviced meanwhile: every client of a
+ * step asks at once).  What an agent of an open lab asks before it loads
+ * a host the controller names (docs/security.md).  Returns 0 when one
+ * does, -ENOENT when none did, or another negative errno (it cannot
+ * browse). */
 int peer_server_announced(const char *addr, const char *lab, int timeout_ms);
 
 #endif

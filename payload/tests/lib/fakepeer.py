@@ -3,7 +3,8 @@
 # trust tests (626_agent_trust.sh): speaks the keyed handshake of
 # payload/src/proto/auth.h from its own description in docs/protocol.md, then
 # does one bad thing.  Usage: fakepeer.py MODE HOST PORT [KEYFILE], or
-# opencontroller HOST PORT VICTIM (an open lab's run aimed at VICTIM); prints
+# opencontroller HOST PORT VICTIM [DELAY] (an open lab's run aimed at VICTIM,
+# DELAY seconds after the welcome); prints
 # what happened, one line, for the test to grep.
 import hashlib
 import hmac
@@ -171,6 +172,8 @@ def main():
         line(c)  # the agent's hello
         c.sendall(msg(type="welcome", controller="open-fake") + b"\n")
         victim = sys.argv[4]
+        if len(sys.argv) > 5:
+            time.sleep(float(sys.argv[5]))
         c.sendall(msg(type="run", step="forged", start_at=time.time_ns(),
                       procs=[["http", "--json", "-t", "1", "-c", "1", "-d", "1s",
                               f"http://{victim}/"]],
