@@ -165,8 +165,16 @@ CROSS_LONG_TESTS := $(filter-out $(addprefix %/,$(CROSS_TESTS:=.sh)),\
 INTEGRATION_TESTS := $(filter $(addprefix %/,$(CROSS_TESTS:=.sh)),\
 	$(INTEGRATION_TESTS))
 endif
-TESTS := $(UNIT_BINS) $(INTEGRATION_TESTS) $(QEMU_TESTS)
+# An ARCH may leave its images and boot tests to `make test-long`
+# (BOOT_TESTS_IN := test-long in its configs/arch file: ppc).
 TEST_PREREQS := all unit-tests $(if $(TARGET_RUN),,fuzzers)
+TEST_BOOTS := $(QEMU_TESTS)
+ifeq ($(BOOT_TESTS_IN),test-long)
+CROSS_LONG_TESTS += $(QEMU_TESTS)
+TEST_BOOTS :=
+TEST_PREREQS := $(BENCHBOOT) unit-tests
+endif
+TESTS := $(UNIT_BINS) $(INTEGRATION_TESTS) $(TEST_BOOTS)
 TEST_ENV := O=$(O) OUT=$(OUT) ARCH=$(ARCH) BENCHBOOT=$(BENCHBOOT) \
 	BUSYBOX=$(BUSYBOX) IMAGES=$(IMAGES) PAYLOAD_BUILD=$(PAYLOAD_BUILD) \
 	TARGET_RUN="$(TARGET_RUN)" TOP=$(TOP) NM=$(CROSS_COMPILE)nm
@@ -227,7 +235,7 @@ CROSS_LONG_TESTS += $(sort $(wildcard qemu-tests/$(ARCH)/long/*/test.sh))
 FUZZ_SECONDS ?= 600
 .PHONY: test-long
 test-long: $(TEST_DEPS_STAMP)
-	$(Q)$(MAKE) --no-print-directory test-prereqs
+	$(Q)$(MAKE) --no-print-directory test-prereqs all
 	$(Q)$(TEST_ENV) FUZZ_SECONDS=$(FUZZ_SECONDS) TEST_TIMEOUT=0 \
 		HARNESS_LABEL=$(ARCH)-long payload/tests/harness.sh \
 		$(if $(TARGET_RUN),$(CROSS_LONG_TESTS),\

@@ -52,3 +52,11 @@ GRUB_PLATFORM := powerpc-ieee1275
 GRUB_NET_PLATFORM := powerpc-ieee1275
 NETBOOT_LOADERS :=
 ARCH_TEST_PACKAGES := qemu-system-ppc
+# `make test` builds no ppc image and boots none: the kernel from
+# linux-source is the largest single build of the run (docs/developer.md)
+# for 30 s of boot tests, and make test must fit 45 minutes on a fresh
+# 2-core machine.  Its programs still run there under qemu-user (unit
+# tests, CROSS_TESTS: big-endian against real peers); the images and
+# qemu-tests/ppc/ are built and booted by `make ARCH=ppc test-long` (and
+# `make ARCH=ppc boot-tests`).
+BOOT_TESTS_IN := test-long
