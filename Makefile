@@ -224,7 +224,7 @@ test-arch: $(TEST_DEPS_STAMP)
 		$(filter-out $(foreach x,$(TEST_EXCLUDE),%$(x).sh),$(TESTS)))
 
 # `make test-long`: what does not fit `make test`'s hour on CI's two
-# cores: each fuzzer for FUZZ_SECONDS (default 600) instead of 10, and the
+# cores: each fuzzer for FUZZ_SECONDS (default 600) instead of 5, and the
 # long cases in payload/tests/long/ and qemu-tests/long/ (full-length
 # suites, soaks, fault matrices with real waits).  Host ARCH; by hand, its
 # figures go in the docs that quote them.

@@ -10,6 +10,7 @@
 # (fw_cfg), so only HTTP boot can start it.  Then a second VM PXE-boots
 # the netboot tree with Secure Boot: shim and Debian's signed network
 # GRUB by TFTP.
+# harness: parallel
 . "$(dirname "$0")/../lib.sh"
 qt_init
 RUN_DIR=$QT_DIR

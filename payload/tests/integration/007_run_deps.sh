@@ -7,6 +7,7 @@
 # every Debian has (Essential or Priority: required).  `make run` once
 # stopped at "run: qemu-system-x86_64 missing": this is the check that
 # would have caught it.  `make deps` must install the same.
+# harness: parallel
 set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/../../.." && pwd)}
 O=${O:-$TOP/out}

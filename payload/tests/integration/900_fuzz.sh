@@ -1,12 +1,12 @@
 #!/bin/sh
-# 900_fuzz.sh: runs every libFuzzer target for FUZZ_SECONDS (default 10)
+# 900_fuzz.sh: runs every libFuzzer target for FUZZ_SECONDS (default 5)
 # from its seed corpus, FUZZ_JOBS at once; one TAP line per target, a
 # crash fails it.
 set -u
 . "$TOP/payload/tests/lib/tap.sh"
 cd "$TOP"
 
-secs=${FUZZ_SECONDS:-10}
+secs=${FUZZ_SECONDS:-5}
 fdir=$PAYLOAD_BUILD/fuzz
 mkdir -p "$O/test-run"
 tmp=$(mktemp -d "$O/test-run/fuzz.XXXXXX")

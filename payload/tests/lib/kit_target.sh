@@ -1,5 +1,5 @@
 # kit_target.sh: a server we did not build, for the tests that measure one
-# (integration/680_kit_target.sh, qemu-tests/125_run_target; sourced after
+# (integration/680_kit_target.sh, qemu-tests/long/125_run_target; sourced after
 # netns.sh and servers.sh).  In a netns.sh namespace, the host's own Debian
 # Apache, MariaDB and Postfix started as a stock system would (a main
 # config that includes sites, an empty database, a Postfix with no

@@ -10,7 +10,7 @@
 # versions and the target's MAC, no server figures claimed, and the relay
 # step's mail at the sink on the first client, where run.sh had the kit
 # point the target's route (RUN_TARGET_ROUTE).  docs/own-server.md.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 qt_init
 . "$TOP/qemu-tests/run-checks.sh"
 qt_need "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz"
