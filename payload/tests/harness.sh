@@ -16,8 +16,9 @@
 # another such script: it keeps to one core, binds only ports it finds
 # free, names its namespaces, links and files after its own PID or
 # directory, and times nothing against the CPU it is given.  Up to
-# HARNESS_JOBS (default: the cores) of them run at once; everything else
-# runs alone.  The output stays in the list's order either way.
+# HARNESS_JOBS of them run at once, by default one more than the cores
+# (most such tests wait on timers and peers, not on the CPU); everything
+# else runs alone.  The output stays in the list's order either way.
 set -u
 
 logs=${O:-out}/test-logs
@@ -32,7 +33,7 @@ failed_tests=
 # bad WHY: one more failure of test $t, said on its own line.
 bad() { echo "  not ok - $t $*"; f=$((f + 1)); }
 
-jobs=${HARNESS_JOBS:-$(nproc 2>/dev/null || echo 1)}
+jobs=${HARNESS_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
 
 # log_of T: where test T's output goes.
 log_of() {
