@@ -1,8 +1,12 @@
 # ppc64le/lib.sh: the shared boot-test library (../lib.sh) on QEMU's pseries
 # machine (SLOF firmware, PowerVM's virtual devices).  Sourced by
 # qemu-tests/ppc64le/NNN_name/test.sh, which `make ARCH=ppc64le test` runs,
-# and which calls qt_init first.  Sourcing it only defines functions.
-. "$(dirname "$0")/../../lib.sh"
+# and which calls qt_init first (and by qemu-tests/ppc64le/long/NNN_name/
+# for `make ARCH=ppc64le test-long`).  Sourcing it only defines functions.
+case $0 in
+*/long/*) . "$(dirname "$0")/../../../lib.sh" ;;
+*) . "$(dirname "$0")/../../lib.sh" ;;
+esac
 
 # qt_init: ../lib.sh's, on pseries: POWER on an x86_64 host is software
 # emulation only (no KVM probe); the kernel is the ELF vmlinux (QT_KERNEL)
