@@ -90,16 +90,17 @@ while [ $i -le "$N" ]; do
 done
 echo "# $N clients started in $(($(date +%s) - t0)) s"
 # What every host on the link receives while they search (mDNS only:
-# the controller's namespace is idle until it starts).
+# the controller's namespace is idle until it starts), then what a
+# bystander's browse of the whole type sees (every agent answers it).
 p0=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_packets)
 b0=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_bytes)
-netns_exec x "$BB" mdns browse --timeout 3 >"$RUN_DIR/browse0.txt" 2>&1
-sleep 2
-echo "instances a 3 s browse sees while the clients search: $(grep -c . "$RUN_DIR/browse0.txt") of $N (UDP receive-buffer drops in its namespace: $(netns_exec x awk '/^Udp:/ { n++ } n == 2 && /^Udp:/ { print $6; exit }' /proc/net/snmp))"
+sleep 5
 p1=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_packets)
 b1=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_bytes)
 echo "mDNS reaching each host while the clients search: $(((p1 - p0) / 5)) packets/s, $(((b1 - b0) / 5120)) KiB/s"
 echo "# load with the clients searching: $(cut -d' ' -f1-3 /proc/loadavg)"
+netns_exec x "$BB" mdns browse --timeout 3 >"$RUN_DIR/browse0.txt" 2>&1
+echo "instances a 3 s browse sees while the clients search: $(grep -c . "$RUN_DIR/browse0.txt") of $N (UDP receive-buffer drops in its namespace: $(netns_exec x awk '/^Udp:/ { n++ } n == 2 && /^Udp:/ { print $6; exit }' /proc/net/snmp))"
 
 # The controller's connections, every 0.5 s, for the bytes per agent
 # (each connection's largest bytes_received counts).
@@ -111,6 +112,7 @@ done ) &
 SSPID=$!
 rx0=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_bytes)
 t1=$(date +%s%N)
+SOFTNET0=$(awk '{ s += strtonum("0x" $2) } END { print s }' /proc/net/softnet_stat)
 netns_spawn ctl "$RUN_DIR/ctl.log" sh -c "exec '$BB' agent \
 	--role=controller --id ctl-scale --suite '$RUN_DIR/scale.suite' \
 	--spool '$RUN_DIR/spool' >'$RUN_DIR/ctl.out'"
@@ -118,10 +120,11 @@ CTL=$NETNS_LAST_PID
 netns_spawn srv "$RUN_DIR/server.log" "$BB" agent --role=server --once \
 	--no-series
 # How many controllers the LAN announces while the agents come in (a
-# browse lists who is still there at its end: a short run's agents have
-# left by 8 s).
+# browse of the _controller subtype, which only controllers answer,
+# lists who is still there at its end).
 sleep 1
-netns_exec x "$BB" mdns browse --timeout 3 >"$RUN_DIR/browse.txt" 2>&1
+netns_exec x "$BB" mdns browse --timeout 3 --subtype _controller \
+	>"$RUN_DIR/browse.txt" 2>&1
 wait "$CTL"
 rc=$?
 t2=$(date +%s%N)
@@ -163,8 +166,13 @@ if [ -f "$RUN_DIR/ss.txt" ]; then
 	sort -n | awk '{ v[NR] = $1; s += $1 } END { if (NR) printf "bytes received per agent (its control connection): median %d, max %d, over %d connections, total %d\n", v[int((NR + 1) / 2)], v[NR], NR, s }'
 fi
 echo "controller link received: $((rx1 - rx0)) bytes during the run, $(((rx1 - rx0) / (N + 1))) per agent (mDNS included)"
-echo "controllers announced:    $(grep -c 'role=controller' "$RUN_DIR/browse.txt") (a 3 s browse 1 s after its start saw $(grep -c . "$RUN_DIR/browse.txt") instances)"
+echo "controllers announced:    $(grep -c 'role=controller' "$RUN_DIR/browse.txt") (a 3 s browse of _controller 1 s after its start)"
 echo "agents that became a controller: $(grep -l 'becom[a-z]* the controller' "$RUN_DIR"/*.log 2>/dev/null | grep -c .)"
 echo "clients that refused the run's target (not seen announced): $(grep -l 'not announced as a server' "$RUN_DIR"/c*.log 2>/dev/null | grep -c .)"
 echo "server: $(grep -m1 -o 'discovered controller.*\|becom[a-z]* the controller.*' "$RUN_DIR/server.log")"
+udpdrops() { netns_exec "$1" awk '/^Udp:/ { n++ } n == 2 && /^Udp:/ { print $6; exit }' /proc/net/snmp; }
+echo "UDP receive-buffer drops: server $(udpdrops srv), controller $(udpdrops ctl), client 1 $(udpdrops c1)"
+# TcpExt counters by name (the header line names the columns).
+tcpext() { netns_exec "$1" awk -v k="$2" '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1 } else print $c[k] }' /proc/net/netstat; }
+echo "controller listen queue: $(tcpext ctl ListenOverflows) overflows, $(tcpext ctl ListenDrops) drops; SYN retransmits: server $(tcpext srv TCPSynRetrans), client 1 $(tcpext c1 TCPSynRetrans); softnet backlog drops (host, all CPUs): $(($(awk '{ s += strtonum("0x" $2) } END { print s }' /proc/net/softnet_stat) - SOFTNET0))"
 echo "# result: $res (kept: KEEP_RUN_DIR=1)"

@@ -522,7 +522,12 @@ static void runner_accept(struct runner *r)
 	char a[64];
 	int fd;
 
-	for (;;) {
+	/* At RUNNER_MAX_NEW the rest wait in the kernel's listen queue (the
+	 * listener is not polled meanwhile) until hellos free slots: 256
+	 * agents that hear the controller's announcement at once dial at
+	 * once, and refusing all but 64 cost them backed-off retries (402
+	 * refusals, the last join 8.8 s after the controller's start). */
+	while (runner_count_new(r) < RUNNER_MAX_NEW) {
 		sl = sizeof(ss);
 		ll = sizeof(ls);
 		fd = accept4(r->lfd, (struct sockaddr *)&ss, &sl,
@@ -531,11 +536,10 @@ static void runner_accept(struct runner *r)
 			fd = runner_shed(r);
 		if (fd < 0)
 			return;
-		p = runner_count_new(r) < RUNNER_MAX_NEW ? runner_slot(r) :
-		    NULL;
+		p = runner_slot(r);
 		if (!p) {
 			runner_addr_str(&ss, a, sizeof(a));
-			node_log("refused %s: too many connections waiting for a hello", a);
+			node_log("refused %s: no room for another peer", a);
 			close(fd);
 			continue;
 		}
@@ -668,7 +672,8 @@ void runner_peers_pump(struct runner *r, int ms)
 	who = calloc((size_t)r->npeers + 4, sizeof(*who));
 	if (!pf || !who)
 		goto sleep;
-	pf[n].fd = r->lfd;
+	/* Full of connections waiting for a hello: the listener waits. */
+	pf[n].fd = runner_count_new(r) < RUNNER_MAX_NEW ? r->lfd : -1;
 	pf[n].events = POLLIN;
 	who[n++] = -1;
 	for (i = 0; i < r->nlocal_series; i++) {

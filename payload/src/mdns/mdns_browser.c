@@ -534,17 +534,11 @@ static void br_timers(struct mdns_browser *b)
 
 /* Room for every answer to one query: each of 1024 agents answers a
  * one-shot query at once with about 400 bytes, over 1 KiB of buffer
- * each as the kernel counts it, and the default 208 KiB holds only
- * ~150 of them (the rest dropped, seen as a browse that finds a fraction
- * of a rack).  Forced as root, else as much as rmem_max allows. */
-#define BR_RCVBUF (4 << 20)
-
+ * each as the kernel counts it (mdns_socket_buffers: without it a browse
+ * found a fraction of a rack). */
 static void br_rcvbuf(int fd)
 {
-	int sz = BR_RCVBUF;
-
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) != 0)
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	mdns_socket_buffers(fd);
 }
 
 static int br_open_oneshot(struct mdns_browser *b, char *err, size_t errlen)

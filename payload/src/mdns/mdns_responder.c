@@ -697,6 +697,9 @@ struct mdns_responder *mdns_responder_new(const struct mdns_service *svc,
 			      svc->log, svc->log_arg, err, errlen);
 	if (rc != 0)
 		goto err;
+	/* Read every 100 ms by an agent's loop, while every client of a
+	 * step asks the server at once, and answered by unicast to each. */
+	mdns_socket_buffers(r->net.fd);
 	/* §8.1: wait 0-250 ms before the first probe. */
 	resp_restart_probe(r, mdns_socket_rand(&r->net) % 250);
 	return r;

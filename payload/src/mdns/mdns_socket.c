@@ -160,6 +160,16 @@ int mdns_socket_scan(struct mdns_socket *n)
 	return changed ? 1 : 0;
 }
 
+void mdns_socket_buffers(int fd)
+{
+	int sz = 4 << 20;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) != 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sz, sizeof(sz)) != 0)
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+}
+
 int mdns_socket_open(struct mdns_socket *n, const char *only_if,
 		     bool want5353, mdns_log_fn log, void *log_arg,
 		     char *err, size_t errlen)

@@ -87,6 +87,14 @@ int mdns_socket_open(struct mdns_socket *n, const char *only_if,
 		     bool want5353, mdns_log_fn log, void *log_arg,
 		     char *err, size_t errlen);
 
+/* Gives fd 4 MiB receive and send buffers (forced as root, else as much
+ * as rmem_max/wmem_max allow).  Every mDNS packet on the link reaches
+ * every socket on 5353, and when 256 agents all ask at once the default
+ * 208 KiB receive buffer holds only ~150 of them; a responder's unicast
+ * answers to 256 new hosts each wait for ARP, charged to its send buffer,
+ * where 208 KiB holds ~127 (the rest fail with EAGAIN). */
+void mdns_socket_buffers(int fd);
+
 /* Sends len bytes of buf to to out of link f (from n->tx_fd when set,
  * else n->fd), counted in n->st.  Returns 0 or a negative errno. */
 int mdns_socket_send(struct mdns_socket *n, const struct mdns_if *f,

@@ -132,7 +132,20 @@ static void peer_servers_stop(void);
 
 void peer_withdraw(void)
 {
+	struct mdns_stats st;
+
 	peer_servers_stop();
+	if (peer_mdns) {
+		/* What answering cost, and whether answers were lost. */
+		mdns_responder_stats(peer_mdns, &st);
+		node_log("mdns: read %llu packets (%llu malformed), answered %llu queries (%llu by unicast), sent %llu, %llu sends failed",
+			 (unsigned long long)st.rx,
+			 (unsigned long long)st.rx_bad,
+			 (unsigned long long)st.queries,
+			 (unsigned long long)st.legacy,
+			 (unsigned long long)st.tx,
+			 (unsigned long long)st.tx_err);
+	}
 	mdns_responder_free(peer_mdns);
 	peer_mdns = NULL;
 }

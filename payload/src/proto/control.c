@@ -751,8 +751,11 @@ int control_listen(const char *addr, int port)
 		goto out;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* A rack that hears the controller announce itself dials at once,
+	 * and the controller takes 64 at a time (runner_peers.c): with 256
+	 * queued, the 257th agent's SYN was dropped and it joined 5 s late. */
 	if (bind(fd, res->ai_addr, res->ai_addrlen) != 0 ||
-	    listen(fd, 256) != 0) {
+	    listen(fd, 1024) != 0) {
 		rc = -errno;
 		close(fd);
 		goto out;
