@@ -92,12 +92,18 @@ echo "# $N clients started in $(($(date +%s) - t0)) s"
 # What every host on the link receives while they search (mDNS only:
 # the controller's namespace is idle until it starts), then what a
 # bystander's browse of the whole type sees (every agent answers it).
+# CPU ticks (user + system) of every process started so far: the clients.
+ticks() { for p in $NETNS_PIDS; do cat "/proc/$p/stat" 2>/dev/null; done |
+	awk '{ s += $14 + $15 } END { print s + 0 }'; }
 p0=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_packets)
 b0=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_bytes)
+k0=$(ticks)
 sleep 5
+k1=$(ticks)
 p1=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_packets)
 b1=$(netns_exec ctl cat /sys/class/net/eth0/statistics/rx_bytes)
 echo "mDNS reaching each host while the clients search: $(((p1 - p0) / 5)) packets/s, $(((b1 - b0) / 5120)) KiB/s"
+echo "CPU of the $N searching clients: $(((k1 - k0) * 100 / 5 / $(getconf CLK_TCK)))% of one core"
 echo "# load with the clients searching: $(cut -d' ' -f1-3 /proc/loadavg)"
 netns_exec x "$BB" mdns browse --timeout 3 >"$RUN_DIR/browse0.txt" 2>&1
 echo "instances a 3 s browse sees while the clients search: $(grep -c . "$RUN_DIR/browse0.txt") of $N (UDP receive-buffer drops in its namespace: $(netns_exec x awk '/^Udp:/ { n++ } n == 2 && /^Udp:/ { print $6; exit }' /proc/net/snmp))"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -541,6 +542,26 @@ static void br_rcvbuf(int fd)
 	mdns_socket_buffers(fd);
 }
 
+/* Only responses reach the browser's 5353 socket: the kernel drops
+ * queries (QR clear) before they wake us.  While 256 agents search, every
+ * packet on the link is a query, and every agent read and parsed each
+ * one on each of its sockets for nothing.  (A UDP socket's filter sees
+ * the packet from the UDP header: the DNS flags are at byte 10; a packet
+ * too short to hold them is dropped too.)  Without the filter (an old
+ * kernel) the browser still ignores queries itself. */
+static void br_filter(int fd)
+{
+	static struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 8 + 2),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x80, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, 0xffffffffu),
+		BPF_STMT(BPF_RET | BPF_K, 0),
+	};
+	struct sock_fprog prog = { sizeof(code) / sizeof(code[0]), code };
+
+	setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
+}
+
 static int br_open_oneshot(struct mdns_browser *b, char *err, size_t errlen)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -612,6 +633,7 @@ struct mdns_browser *mdns_browser_new(const struct mdns_browse_conf *conf,
 		return NULL;
 	}
 	br_rcvbuf(b->net.fd);
+	br_filter(b->net.fd);
 	/* On 5353 already: add the one-shot socket.  (Without 5353 every
 	 * query is one-shot from the socket we have.) */
 	if (b->net.port5353 && br_open_oneshot(b, err, errlen) != 0) {
