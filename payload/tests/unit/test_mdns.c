@@ -685,6 +685,12 @@ static void test_subtypes(void)
 
 	tap_ok(!mdns_responder_new(&bad, err, sizeof(err)) &&
 	       strstr(err, "subtype"), "three subtypes refused: %s", err);
+	/* qemu-user (a cross-built run) fails multicast joins. */
+	if (getenv("TARGET_RUN") && *getenv("TARGET_RUN")) {
+		tap_ok(1, "subtypes on a veth pair # SKIP multicast under %s",
+		       getenv("TARGET_RUN"));
+		return;
+	}
 	if (unshare(CLONE_NEWNET) != 0 || pipe(cp) != 0 || pipe(rp) != 0) {
 		tap_ok(1, "subtypes on a veth pair # SKIP needs root");
 		return;
