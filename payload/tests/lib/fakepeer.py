@@ -3,6 +3,7 @@
 # trust tests (626_agent_trust.sh): speaks the keyed handshake of
 # payload/src/proto/auth.h from its own description in docs/protocol.md, then
 # does one bad thing.  Usage: fakepeer.py MODE HOST PORT [KEYFILE], or
+# crowd HOST PORT N (N open-lab agents dial at once, then say hello);
 # opencontroller HOST PORT VICTIM [DELAY] (an open lab's run aimed at VICTIM,
 # DELAY seconds after the welcome); prints
 # what happened, one line, for the test to grep.
@@ -97,7 +98,8 @@ def hello(tag, ident):
 def main():
     mode, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
     key = open(sys.argv[4], "rb").readline().strip() \
-        if len(sys.argv) > 4 and mode != "opencontroller" else b""
+        if len(sys.argv) > 4 and mode not in ("opencontroller", "crowd") \
+        else b""
     an = os.urandom(16).hex()
     if mode == "replay":
         # A recorded handshake played again: the controller's fresh nonce
@@ -165,6 +167,24 @@ def main():
                     break
             print(f"run {p[0]} {p[1]}: error:",
                   r["records"][0].get("error", "none"))
+    elif mode == "crowd":
+        # N agents of an open lab dial at once, then each says hello:
+        # prints how many the controller welcomed.
+        n = int(sys.argv[4])
+        socks = [socket.create_connection((host, port), timeout=10)
+                 for _ in range(n)]
+        for i, s in enumerate(socks):
+            s.sendall(msg(type="hello", id=f"crowd-{i}", role="client",
+                          ver="fake", workloads=["http"]) + b"\n")
+        welcomed = 0
+        for s in socks:
+            try:
+                r = line(s)
+            except (socket.timeout, TimeoutError, ConnectionResetError):
+                r = None
+            if r and json.loads(r).get("type") == "welcome":
+                welcomed += 1
+        print(f"crowd: {welcomed} of {n} welcomed")
     elif mode == "opencontroller":
         # An open-lab controller that names its own targets: KEYFILE is
         # the host each run aims at, which it also lists in "targets".
