@@ -20,7 +20,7 @@ stamp() { echo "# $(date -u +%H:%M:%S) +$(($(date +%s) - t0))s $*"; }
 
 # The background builds' own nice level: low enough that a test in the
 # foreground which measures CPU or throughput keeps its core.
-CROSS_NICE=${CROSS_NICE:-15}
+CROSS_NICE=${CROSS_NICE:-12}
 pids=
 tl_pid=
 cleanup() {
@@ -73,7 +73,14 @@ if [ -r /proc/stat ]; then
 fi
 cpu_at_start=$(cpu_ticks 2>/dev/null)
 
-for a in $cross; do build_bg "$a"; done
+# The first cross ARCH named builds ahead of the next (a lower nice: its
+# build is the larger, its tests the longer), so it is ready when the
+# host's tests end and the next one's build finishes during its tests.
+_n=$CROSS_NICE
+for a in $cross; do
+	CROSS_NICE=$_n build_bg "$a"
+	_n=$((_n + 4))
+done
 stamp "ARCH=$host: building"
 # The host's build is the head of the run's longest chain (its build,
 # its tests, then the cross tests): its independent recipes (BusyBox

@@ -7,7 +7,7 @@
 # through a user-net port forward, so the stack really came from the ISO
 # (as ../../110_server_iso does on x86_64).
 # harness: parallel
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 qt_init
 ISO=$IMAGES/benchboot-$ARCH.iso
 qt_need "$ISO" "$IMAGES/server-overlay.cpio.gz"

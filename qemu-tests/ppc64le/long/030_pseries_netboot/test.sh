@@ -9,7 +9,7 @@
 # entry (client); the id comes from the NIC's MAC.  Then the pxelinux
 # config that petitboot reads instead.
 # harness: parallel
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 qt_init
 NB=$IMAGES/netboot
 qt_need "$NB/grub/powerpc-ieee1275/core.elf" "$NB/grub/grub.cfg" \
