@@ -479,5 +479,6 @@ int peer_server_announced(const char *addr, const char *lab, int timeout_ms)
 			 1000000u, NULL, &pc.found);
 	if (rc != 0)
 		return rc;
-	return pc.found ? 0 : -ENOENT;
+	/* The watch, serviced meanwhile, may have heard it instead. */
+	return pc.found || peer_servers_seen(addr, pc.lab) ? 0 : -ENOENT;
 }
