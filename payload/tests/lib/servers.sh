@@ -61,7 +61,15 @@ mariadb_start() {
 		echo "# mariadb-install-db failed:"; sed 's/^/#   /' "$_d/install.log"
 		return 1
 	}
-	mariadb_run || return 1
+	# free_port's port may be taken between its check and mariadbd's
+	# bind (another test beside this one): one more try on a new port.
+	mariadb_run || {
+		grep -q 'another server running on port' \
+			"$_d/error.log" 2>/dev/null || return 1
+		MARIADB_PORT=$(free_port)
+		echo "# port taken meanwhile; again on $MARIADB_PORT"
+		mariadb_run
+	} || return 1
 	# install-db's anonymous ''@localhost shadows 'bench'@'%' for local
 	# clients, hence both accounts.
 	mariadb --no-defaults --socket="$MARIADB_SOCK" -uroot <<'SQL'
