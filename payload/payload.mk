@@ -73,8 +73,8 @@ $(BENCHBOOT): $(PAYLOAD_OBJS) $(PAYLOAD_DEPLIBS) $(SQL_ENGINE_H)
 SQL_ENGINE_CHECK := $(PAYLOAD_BUILD)/load/sql/sql_engine_$(SQL_ENGINE_OFF).o
 
 -include $(PAYLOAD_OBJS:.o=.d) $(SQL_ENGINE_CHECK:.o=.d)
-# Every build (make test's too) compiles the other engine, so that it
-# cannot rot and 009's call graph sees every module's object.
+# Every build (make test's too: TEST_PREREQS) compiles the other engine,
+# so that it cannot rot and 009's call graph sees every module's object.
 all: $(SQL_ENGINE_CHECK)
 
 # Unit tests: payload/tests/unit/test_NAME.c, one static program each,
