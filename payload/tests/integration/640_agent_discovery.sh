@@ -91,23 +91,8 @@ B=$NETNS_LAST_PID
 # both take the role and the higher id yields.  Either way there is one
 # controller and one result; which way happened is said.
 yielded="controller srv-a (10.77.0.1:7407) is also running: the lower id leads, this one yields"
-check "one of them took the role" wait_for 20 sh -c \
-	"grep -q 'becomes the controller' '$RUN_DIR/srv-a.log' ||
-	 grep -q 'becomes the controller' '$RUN_DIR/srv-b.log'"
-check "the other follows it: found it, or the higher id yielded" \
-	wait_for 40 sh -c "grep -q '$yielded' '$RUN_DIR/srv-b.log' ||
-	 grep -q 'discovered controller srv-a at 10.77.0.1:7407' '$RUN_DIR/srv-b.log' ||
-	 grep -q 'discovered controller srv-b at 10.77.0.2:7407' '$RUN_DIR/srv-a.log'"
-if grep -q "$yielded" "$RUN_DIR/srv-b.log"; then
-	diag "both took the role; the higher id yielded"
-	lead=a
-elif grep -q 'discovered controller srv-b' "$RUN_DIR/srv-a.log"; then
-	diag "srv-a found srv-b already the controller"
-	lead=b
-else
-	diag "srv-b found srv-a already the controller"
-	lead=a
-fi
+agent_two_servers_settle "$RUN_DIR/srv-a.log" "$RUN_DIR/srv-b.log" "$yielded" \
+	"found it, or the higher id yielded"
 follow=$([ $lead = a ] && echo b || echo a)
 netns_spawn c1 "$RUN_DIR/c1c.log" $BB agent --role=client --once
 wait "$A"

@@ -73,23 +73,8 @@ B=$NETNS_LAST_PID
 # the controller and follows it.  Either way there is one controller and
 # one result; which way happened is said.
 yielded="controller srv-a (10.77.0.1:7407) is also running and proved the lab key: the lower id leads, this one yields"
-check "one of them took the role" wait_for 20 sh -c \
-	"grep -q 'becomes the controller' '$RUN_DIR/srv-a2.log' ||
-	 grep -q 'becomes the controller' '$RUN_DIR/srv-b2.log'"
-check "the other follows it: found it, or yielded once it proved the key" \
-	wait_for 40 sh -c "grep -q 'discovered controller srv-a at 10.77.0.1:7407' '$RUN_DIR/srv-b2.log' ||
-	 grep -q '$yielded' '$RUN_DIR/srv-b2.log' ||
-	 grep -q 'discovered controller srv-b at 10.77.0.2:7407' '$RUN_DIR/srv-a2.log'"
-if grep -q "$yielded" "$RUN_DIR/srv-b2.log"; then
-	diag "srv-b took the role too and yielded after the proof"
-	lead=a
-elif grep -q 'discovered controller srv-b' "$RUN_DIR/srv-a2.log"; then
-	diag "srv-a started late and found srv-b already the controller"
-	lead=b
-else
-	diag "srv-b found srv-a already the controller"
-	lead=a
-fi
+agent_two_servers_settle "$RUN_DIR/srv-a2.log" "$RUN_DIR/srv-b2.log" "$yielded" \
+	"found it, or yielded once it proved the key"
 netns_spawn c1 "$RUN_DIR/c1b.log" $BB agent --role=client --id c1 --once \
 	--controller 10.77.0.$([ $lead = a ] && echo 1 || echo 2) $K
 wait "$A"
