@@ -29,6 +29,7 @@ mkdir -p "$logs"
 timeout_s=${TEST_TIMEOUT:-900}
 pass=0 fail=0 skip=0
 failed_tests=
+failed_logs=
 
 # bad WHY: one more failure of test $t, said on its own line.
 bad() { echo "  not ok - $t $*"; f=$((f + 1)); }
@@ -156,7 +157,8 @@ report() {
 		grep -E -A6 '^not ok ' "$log" | grep -E '^#' | head -n 30 |
 			sed 's/^/  | /'
 	fi
-	[ "$f" != 0 ] && failed_tests="$failed_tests $(basename "$log" .log)"
+	[ "$f" != 0 ] && failed_tests="$failed_tests $(basename "$log" .log)" &&
+		failed_logs="$failed_logs $t|$log"
 	echo "  ($p passed, $f failed, $s skipped in ${took}s; log: $log)"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
@@ -210,6 +212,23 @@ for next in "$@"; do
 done
 drain_to 0
 
+# The failed cases again, with their diagnostics, where the run ends: CI
+# keeps only the tail of a long run's output.  HARNESS_FAILURES=FILE:
+# appended there too (make test prints them after every architecture).
+failures() {
+	local tl log
+	for tl in $failed_logs; do
+		log=${tl#*|}
+		echo "# failed${HARNESS_LABEL:+ ($HARNESS_LABEL)} in ${tl%%|*}:"
+		# (no failed case: the harness's own verdict; the log's end
+		# says why)
+		{ grep -qE '^not ok ' "$log" &&
+			grep -E -A8 '^not ok ' "$log" | grep -E '^(not ok |#)' ||
+			tail -n 15 "$log"; } | head -n 40 | sed 's/^/  | /'
+	done
+}
+failures
+[ -z "${HARNESS_FAILURES:-}" ] || failures >>"$HARNESS_FAILURES"
 [ -n "$failed_tests" ] && echo "# failed:$failed_tests"
 echo "# $skip skipped"
 # `make test` runs one harness per architecture and sums them

@@ -92,6 +92,10 @@ $MAKE --no-print-directory -j"$(nproc 2>/dev/null || echo 2)" \
 stamp "ARCH=$host: built"
 
 rm -f "$TEST_TOTALS"
+# Every architecture's failed cases, printed again at the end (harness.sh).
+HARNESS_FAILURES=$logs/failures
+export HARNESS_FAILURES
+: >"$HARNESS_FAILURES"
 rc=0
 # 690_mixed_arch on the host's run would repeat the ppc64le run's own
 # (x86_64 clients, a ppc64le server and controller); each cross
@@ -137,6 +141,7 @@ if [ -n "$cpu_at_start" ]; then
 		"of $(nproc) cores over $(($(date +%s) - t0)) s" \
 		"(every 10 s: $logs/cpu-timeline.log)"
 fi
+[ -s "$HARNESS_FAILURES" ] && cat "$HARNESS_FAILURES"
 awk -v archs="$host $cross" '{ p += $1; f += $2; s += $3 } END {
 	print "# all architectures (" archs "): " s " skipped"
 	print p " passed, " f " failed" }' "$TEST_TOTALS"

@@ -21,10 +21,11 @@ while IFS='|' read -r name want wrc why body; do
 	f=$tmp/$name.sh
 	printf '#!/bin/sh\n%b\n' "$body" >"$f"
 	chmod +x "$f"
-	# The inner harness must not add to the outer run's totals (make
-	# test-arch exports HARNESS_TOTALS) nor label its line.
-	out=$(env -u HARNESS_TOTALS -u HARNESS_LABEL TOP="$TOP" O="$tmp/o" \
-		ARCH=x86_64 TEST_TIMEOUT=2 sh "$TOP/payload/tests/harness.sh" "$f" 2>&1)
+	# The inner harness must not add to the outer run's totals and
+	# failures (make test exports HARNESS_TOTALS, HARNESS_FAILURES) nor
+	# label its line.
+	out=$(env -u HARNESS_TOTALS -u HARNESS_LABEL -u HARNESS_FAILURES \
+		TOP="$TOP" O="$tmp/o" ARCH=x86_64 TEST_TIMEOUT=2 sh "$TOP/payload/tests/harness.sh" "$f" 2>&1)
 	rc=$?
 	got=$(printf '%s\n' "$out" | tail -n 1)
 	ok_all=1
@@ -46,6 +47,7 @@ good_end     |2 passed, 0 failed|0||echo 'ok 1 - a'\necho 'ok 2 - b'\necho '1..2
 good_start   |2 passed, 0 failed|0||echo '1..2'\necho 'ok 1 - a'\necho 'ok 2 - b'
 tap_sh       |2 passed, 0 failed|0||. "$TOP/payload/tests/lib/tap.sh"\nok a\ncheck b true\ntap_done
 case_fails   |1 passed, 1 failed|1|^  not ok 2 - b|echo 'ok 1 - a'\necho 'not ok 2 - b'\necho '1..2'\nexit 1
+case_at_end  |1 passed, 1 failed|1|^# failed in .*/case_at_end.sh:|echo 'ok 1 - a'\necho 'not ok 2 - b'\necho '# why b'\necho '1..2'\nexit 1
 skip         |0 passed, 0 failed|0|# 1 skipped|echo 'ok 1 - a # SKIP no root'\necho '1..1'
 skip_all     |0 passed, 0 failed|0|ok - .*skip_all.sh SKIP no root|echo '1..0 # SKIP no root'
 no_plan      |2 passed, 1 failed|1|no_plan.sh printed no TAP plan \(1\.\.N\) for its 2 cases|echo 'ok 1 - a'\necho 'ok 2 - b'
@@ -79,8 +81,8 @@ fake alone_c '# runs alone' "[ -e $tmp/a.done ] && [ -e $tmp/b.done ] &&
 echo 'ok 1 - c after a and b' || echo 'not ok 1 - c after a and b'"
 for jobs in 2 1; do
 	rm -f "$tmp/b.up" "$tmp/a.done" "$tmp/b.done"
-	out=$(env -u HARNESS_TOTALS -u HARNESS_LABEL TOP="$TOP" \
-		O="$tmp/o" ARCH=x86_64 TEST_TIMEOUT=5 HARNESS_JOBS=$jobs \
+	out=$(env -u HARNESS_TOTALS -u HARNESS_LABEL -u HARNESS_FAILURES \
+		TOP="$TOP" O="$tmp/o" ARCH=x86_64 TEST_TIMEOUT=5 HARNESS_JOBS=$jobs \
 		sh "$TOP/payload/tests/harness.sh" "$tmp/par_a.sh" \
 		"$tmp/par_b.sh" "$tmp/alone_c.sh" 2>&1)
 	order=$(printf '%s\n' "$out" | sed -n 's|^# .*/\([a-z_]*\)\.sh$|\1|p' |
