@@ -168,6 +168,12 @@ endif
 # An ARCH may leave its images and boot tests to `make test-long`
 # (BOOT_TESTS_IN := test-long in its configs/arch file: ppc).
 TEST_PREREQS := all unit-tests $(if $(TARGET_RUN),,fuzzers)
+# An ARCH whose make-test boots use only some of its media names them
+# (TEST_IMAGES: ppc64le); the rest is built by `make test-long`.
+ifneq ($(strip $(TEST_IMAGES)),)
+TEST_PREREQS := $(BENCHBOOT) $(SQL_ENGINE_CHECK) unit-tests $(TEST_IMAGES) \
+	$(if $(TARGET_RUN),,fuzzers)
+endif
 TEST_BOOTS := $(QEMU_TESTS)
 ifeq ($(BOOT_TESTS_IN),test-long)
 CROSS_LONG_TESTS += $(QEMU_TESTS)

@@ -45,3 +45,9 @@ GRUB_NET_PLATFORM := powerpc-ieee1275
 # petitboot reads pxelinux.cfg/ itself: no loader binary to serve.
 NETBOOT_LOADERS :=
 ARCH_TEST_PACKAGES := qemu-system-ppc
+# `make test` boots the kernel with its initramfs (010) and the ISO (020)
+# and builds only those: the USB image and the netboot tree (GRUB's
+# ofnet.mod rebuilt from source, image/grub-ofnet.sh) are built and booted
+# by `make ARCH=ppc64le test-long`, which keeps make test's 45 minutes
+# (docs/developer.md).  Recursive: image/image.mk names them later.
+TEST_IMAGES = $(VMLINUZ) $(INITRAMFS) $(ISO)

@@ -37,7 +37,9 @@ int ident_nic_speed(const char *text, long *mbps)
 	v = strtol(text, &end, 10);
 	while (*end == '\n' || *end == ' ')
 		end++;
-	if (errno || *end || v <= 0 || v >= 4294967295L || v > INT_MAX)
+	/* SPEED_UNKNOWN reads 4294967295 (-1 as unsigned): over INT_MAX,
+	 * or out of a 32-bit long's range (errno). */
+	if (errno || *end || v <= 0 || v > INT_MAX)
 		return -ENODATA;
 	*mbps = v;
 	return 0;

@@ -147,21 +147,30 @@ int spool_dest_check(const struct spool_dest *d, char *err, size_t errlen)
 	return 0;
 }
 
+/* One request header's room, and the one a token shares it with. */
+#define SPOOL_HDR_SIZE 512
+#define SPOOL_BEARER "Authorization: Bearer "
+
 /* The request on c: method and URL for id, the body, headers (into *h,
- * freed by the caller), timeouts, and how the server is trusted. */
-static void spool_curl_setup(CURL *c, const struct spool_dest *d,
+ * freed by the caller), timeouts, and how the server is trusted.  Returns
+ * 0, or -ENAMETOOLONG when the URL or a header does not fit (sent cut
+ * short, it would go to another URL or fail its authentication). */
+static int spool_curl_setup(CURL *c, const struct spool_dest *d,
 			     const char *id, const char *data, size_t len,
 			     char *full, size_t fulllen, struct curl_slist **h)
 {
 	size_t ul = strlen(d->url);
-	char hdr[512];
+	char hdr[SPOOL_HDR_SIZE];
+	int n;
 
 	if (ul > 0 && d->url[ul - 1] == '/') {
-		snprintf(full, fulllen, "%s%s.json", d->url, id);
+		n = snprintf(full, fulllen, "%s%s.json", d->url, id);
 		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, "PUT");
 	} else {
-		snprintf(full, fulllen, "%s", d->url);
+		n = snprintf(full, fulllen, "%s", d->url);
 	}
+	if (n < 0 || (size_t)n >= fulllen)
+		return -ENAMETOOLONG;
 	curl_easy_setopt(c, CURLOPT_URL, full);
 	/* The URL may come from a kernel command line: HTTP(S) only, and
 	 * no redirect to anywhere else. */
@@ -174,11 +183,15 @@ static void spool_curl_setup(CURL *c, const struct spool_dest *d,
 	*h = curl_slist_append(*h, "Content-Type: application/json");
 	/* One round trip: no 100-continue pause. */
 	*h = curl_slist_append(*h, "Expect:");
-	snprintf(hdr, sizeof(hdr), "X-Benchboot-Result-Id: %s", id);
+	n = snprintf(hdr, sizeof(hdr), "X-Benchboot-Result-Id: %s", id);
+	if (n < 0 || (size_t)n >= sizeof(hdr))
+		return -ENAMETOOLONG;
 	*h = curl_slist_append(*h, hdr);
 	if (d->token) {
-		snprintf(hdr, sizeof(hdr), "Authorization: Bearer %s",
-			 d->token);
+		n = snprintf(hdr, sizeof(hdr), SPOOL_BEARER "%s",
+			     d->token);
+		if (n < 0 || (size_t)n >= sizeof(hdr))
+			return -ENAMETOOLONG;
 		*h = curl_slist_append(*h, hdr);
 	}
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, *h);
@@ -197,6 +210,7 @@ static void spool_curl_setup(CURL *c, const struct spool_dest *d,
 		curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
 		curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
 	}
+	return 0;
 }
 
 /* Delivers data to a file:// target, atomically. */
@@ -253,7 +267,14 @@ int spool_upload_to(const struct spool_dest *d, const char *id,
 		free(data);
 		return util_fail(err, errlen, -ENOMEM, "curl_easy_init failed");
 	}
-	spool_curl_setup(c, d, id, data, len, full, sizeof(full), &h);
+	rc = spool_curl_setup(c, d, id, data, len, full, sizeof(full), &h);
+	if (rc != 0) {
+		util_fail(err, errlen, rc, "the upload URL with the id (at "
+			  "most %zu bytes) or the token (at most %zu) is too "
+			  "long: %.60s...", sizeof(full) - 1,
+			  SPOOL_HDR_SIZE - sizeof(SPOOL_BEARER), d->url);
+		goto done;
+	}
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, spool_discard);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, body);
@@ -273,6 +294,7 @@ int spool_upload_to(const struct spool_dest *d, const char *id,
 			rc = spool_permanent(status) ? -EPERM : -EIO;
 		}
 	}
+done:
 	curl_slist_free_all(h);
 	curl_easy_cleanup(c);
 	free(data);

@@ -153,6 +153,41 @@ int main(int argc, char **argv)
 	tap_ok(strstr(err, "127.0.0.1:1/results/r1.json") != NULL,
 	       "error names the URL with the id");
 
+	/* A URL or a token too long to send whole: refused, not cut. */
+	{
+		static const struct { int url_len, token_len; } big[] = {
+			{ 2100, 0 },	/* the URL alone */
+			{ 2045, 0 },	/* fits, but not with "r1.json" */
+			{ 40, 600 },	/* the token's header */
+		};
+		char *u, *t;
+		size_t i;
+
+		for (i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+			u = malloc(big[i].url_len + 1);
+			t = big[i].token_len ? malloc(big[i].token_len + 1)
+					     : NULL;
+			if (!u || (big[i].token_len && !t))
+				abort();
+			snprintf(u, big[i].url_len + 1, "http://127.0.0.1:1/%0*d/",
+				 big[i].url_len - 20, 0);
+			if (t) {
+				memset(t, 'k', big[i].token_len);
+				t[big[i].token_len] = 0;
+			}
+			rc = spool_upload(u, t, "r1", path, 5, err,
+					  sizeof(err));
+			if (!tap_ok(rc == -ENAMETOOLONG,
+				    "URL of %d bytes, token of %d: refused",
+				    big[i].url_len, big[i].token_len))
+				printf("#   rc %d: %s\n", rc, err);
+			tap_ok(strstr(err, "too long") != NULL,
+			       "the message says it is too long");
+			free(u);
+			free(t);
+		}
+	}
+
 	/* Suites through a URL (libcurl, file://). */
 	snprintf(url, sizeof(url), "file://%s/configs/suite/smoke.suite",
 		 top ? top : getcwd(path, sizeof(path)));
