@@ -32,6 +32,9 @@ BUILD := $(OUT)/build
 SYSROOT := $(OUT)/sysroot
 STAMPS := $(OUT)/stamps
 IMAGES := $(OUT)/images
+# The initramfs (image/image.mk builds it; firmware.mk adds to its rule,
+# so the name is set before any recipe file, INITRAMFS=PATH included).
+INITRAMFS := $(IMAGES)/initramfs.cpio.gz
 
 # Reproducible builds (docs/reproducible.md): one commit gives the same
 # bytes in any directory, at any time.  Every date stamped into an output

@@ -116,8 +116,8 @@ $(VMLINUZ): $(LINUX_UNPACKED)
 # file's; empty: none) strips the image's benchboot and strips and
 # compresses its modules (image/modules.sh); IMAGE_COMPRESS is the
 # archive's compressor, gzip or zstd (the name stays .cpio.gz: every boot
-# loader and menu knows it, and the kernel reads either).
-INITRAMFS := $(IMAGES)/initramfs.cpio.gz
+# loader and menu knows it, and the kernel reads either).  INITRAMFS is
+# named in the Makefile.
 INITRAMFS_BUDGET_KB ?= 15360
 IMAGE_STRIP ?=
 IMAGE_COMPRESS ?= gzip

@@ -24,11 +24,13 @@ $(FIRMWARE_FETCHED): $(FIRMWARE_LOCK) image/deps/firmware.sh \
 
 # image.mk's initramfs rule runs mkinitramfs.sh; what it needs for the
 # firmware step comes from here, as prerequisites and environment.
-$(IMAGES)/initramfs.cpio.gz: $(FIRMWARE_FETCHED) $(FIRMWARE_LOCK) \
+# $(INITRAMFS), not $(IMAGES)/...: one built elsewhere (INITRAMFS=PATH,
+# as 015_reproducible's) carries the firmware too.
+$(INITRAMFS): $(FIRMWARE_FETCHED) $(FIRMWARE_LOCK) \
 	$(FIRMWARE_MISSING_OK) image/firmware.sh
-$(IMAGES)/initramfs.cpio.gz: export FIRMWARE_LOCK := $(abspath $(FIRMWARE_LOCK))
-$(IMAGES)/initramfs.cpio.gz: export FIRMWARE_DL := $(DL_DIR)
-$(IMAGES)/initramfs.cpio.gz: export FIRMWARE_MISSING_OK := \
+$(INITRAMFS): export FIRMWARE_LOCK := $(abspath $(FIRMWARE_LOCK))
+$(INITRAMFS): export FIRMWARE_DL := $(DL_DIR)
+$(INITRAMFS): export FIRMWARE_MISSING_OK := \
 	$(abspath $(FIRMWARE_MISSING_OK))
 endif
 

@@ -38,8 +38,8 @@ export SOURCE_DATE_EPOCH
 # The build runs alone (this test is not marked parallel): both cores.
 b=$w/a/build
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$w/a/src" -j2 \
-	O="$O" ARCH="$ARCH" PAYLOAD_BUILD="$b" BENCHBOOT="$b/benchboot" \
-	INITRAMFS="$b/images/initramfs.cpio.gz" \
+	O="$O" ARCH="$ARCH" DL_DIR="${DL_DIR:-$TOP/dl}" PAYLOAD_BUILD="$b" \
+	BENCHBOOT="$b/benchboot" INITRAMFS="$b/images/initramfs.cpio.gz" \
 	"$b/benchboot" "$b/images/initramfs.cpio.gz" >"$w/a/build.log" 2>&1
 rc=$?
 check_eq "build in a copy of the tree (payload + initramfs) exits 0" "$rc" 0
