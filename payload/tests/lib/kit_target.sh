@@ -53,12 +53,15 @@ CONF
 	postfix_private_cf "$KT_PF" "$KT_ADDR" kit-target.example \
 		>"$KT_PF/main.cf"
 	chown postfix "$KT_PF/data"
+	# Its own tmpdir, as mariadb_start's (servers.sh says why).
+	mkdir -p "$KT_DIR/mariadb/tmp"
 	mariadb-install-db --no-defaults --user=root \
-		--datadir="$KT_DIR/mariadb/data" \
+		--datadir="$KT_DIR/mariadb/data" --tmpdir="$KT_DIR/mariadb/tmp" \
 		--auth-root-authentication-method=normal --skip-test-db \
 		>"$KT_DIR/mariadb/install.log" 2>&1 || return 1
 	netns_spawn "$KT_NODE" "$KT_DIR/mariadb/stdout.log" mariadbd \
 		--no-defaults --user=root --datadir="$KT_DIR/mariadb/data" \
+		--tmpdir="$KT_DIR/mariadb/tmp" \
 		--socket="$KT_DIR/mariadb/sock" --port=3306 \
 		--bind-address="$KT_ADDR" --pid-file="$KT_DIR/mariadb/pid" \
 		--log-error="$KT_DIR/mariadb/error.log" --skip-log-bin \

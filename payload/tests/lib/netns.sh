@@ -168,12 +168,15 @@ netns_docroot() {
 # bench owns database bench.
 netns_mariadb() {
 	_nsn=$1 _nsa=$2 _nsd=$3
-	mkdir -p "$_nsd"
+	# Its own tmpdir, as mariadb_start's (servers.sh says why).
+	mkdir -p "$_nsd/tmp"
 	mariadb-install-db --no-defaults --user=root --datadir="$_nsd/data" \
+		--tmpdir="$_nsd/tmp" \
 		--auth-root-authentication-method=normal --skip-test-db \
 		>"$_nsd/install.log" 2>&1 || return 1
 	netns_spawn "$_nsn" "$_nsd/stdout.log" mariadbd --no-defaults \
-		--user=root --datadir="$_nsd/data" --socket="$_nsd/sock" \
+		--user=root --datadir="$_nsd/data" --tmpdir="$_nsd/tmp" \
+		--socket="$_nsd/sock" \
 		--port=3306 --bind-address="$_nsa" --pid-file="$_nsd/pid" \
 		--log-error="$_nsd/error.log" --skip-log-bin \
 		--innodb-buffer-pool-size=64M --max-connections=500 \

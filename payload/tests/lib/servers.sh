@@ -52,10 +52,14 @@ servers_stop() {
 # MARIADB_SOCK; user bench / password bench owns database bench.
 mariadb_start() {
 	_d=$RUN_DIR/mariadb
-	mkdir -p "$_d"
+	# A private tmpdir: a mariadbd starting with /tmp's removes every
+	# #sql* file there, another test's bootstrap tables among them (seen
+	# in a make test: "Unknown table 'mysql.tmp_user_nopasswd,...'").
+	mkdir -p "$_d/tmp"
 	MARIADB_PORT=$(free_port)
 	MARIADB_SOCK=$_d/mysqld.sock
 	mariadb-install-db --no-defaults --user=root --datadir="$_d/data" \
+		--tmpdir="$_d/tmp" \
 		--auth-root-authentication-method=normal --skip-test-db \
 		>"$_d/install.log" 2>&1 || {
 		echo "# mariadb-install-db failed:"; sed 's/^/#   /' "$_d/install.log"
@@ -89,7 +93,7 @@ SQL
 mariadb_run() {
 	_md=$RUN_DIR/mariadb
 	mariadbd --no-defaults --user=root --datadir="$_md/data" \
-		--socket="$MARIADB_SOCK" --port="$MARIADB_PORT" \
+		--tmpdir="$_md/tmp" --socket="$MARIADB_SOCK" --port="$MARIADB_PORT" \
 		--bind-address=127.0.0.1 --pid-file="$_md/mysqld.pid" \
 		--log-error="$_md/error.log" --skip-log-bin \
 		--innodb-buffer-pool-size=128M --max-connections=1000 \
