@@ -214,7 +214,8 @@ test:
 		l=$$($(MAKE) -s --no-print-directory ARCH=$$a print-deps) && \
 		fa="$$fa $${l%%|*}" && pk="$$pk $${l#*|}" || exit 1; done; \
 	HOST_FOREIGN_ARCHS="$$(echo $$fa | tr ' ' '\n' | sort -u)" \
-		image/deps/host-packages.sh $$(echo $$pk | tr ' ' '\n' | sort -u)
+		image/deps/host-packages.sh \
+		$$(echo $$pk | tr ' ' '\n' | sort -u)
 	$(Q)for a in $(TEST_ARCHES); do \
 		$(MAKE) --no-print-directory ARCH=$$a host-deps \
 			$(O)/$$a/.test-deps || exit 1; done
@@ -230,7 +231,8 @@ host-deps: $(HOST_DEPS_STAMP)
 # installs every architecture's at once).
 .PHONY: print-deps
 print-deps:
-	@echo "$(strip $(HOST_FOREIGN_ARCHS))|$(sort $(HOST_PACKAGES) $(TEST_PACKAGES))"
+	@echo "$(strip $(HOST_FOREIGN_ARCHS))|$(sort $(HOST_PACKAGES) \
+		$(TEST_PACKAGES))"
 
 # One architecture's builds for its tests (a cross ARCH builds no fuzzers).
 .PHONY: test-prereqs

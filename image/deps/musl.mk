@@ -50,12 +50,14 @@ $(MUSL_STAMP): $(musl_FETCHED)
 	cp lib/$(MUSL_TRIPLET)/*.o lib/$(MUSL_TRIPLET)/*.a $(SYSROOT)/lib/ && \
 	sed -e 's|/usr/include/$(MUSL_TRIPLET)|$(SYSROOT)/include|g' \
 		-e 's|/usr/lib/$(MUSL_TRIPLET)|$(SYSROOT)/lib|g' \
-		lib/$(MUSL_TRIPLET)/musl-gcc.specs >$(SYSROOT)/lib/musl-gcc.specs
+		lib/$(MUSL_TRIPLET)/musl-gcc.specs \
+		>$(SYSROOT)/lib/musl-gcc.specs
 	$(Q)rm -f $(SYSROOT)/lib/libcrypt.a && \
 		$(CROSS_COMPILE)ar rcD $(SYSROOT)/lib/libcrypt.a
 	$(Q)printf '#!/bin/sh\nexec "$${REALGCC:-%s}" "$$@" -specs "%s"\n' \
-		$(or $(CROSS_COMPILE),$(GNU_TRIPLET)-)gcc $(SYSROOT)/lib/musl-gcc.specs \
-		>$(TARGET_CC) && chmod 755 $(TARGET_CC)
+		$(or $(CROSS_COMPILE),$(GNU_TRIPLET)-)gcc \
+		$(SYSROOT)/lib/musl-gcc.specs >$(TARGET_CC) && \
+		chmod 755 $(TARGET_CC)
 	$(Q)touch $@
 
 else

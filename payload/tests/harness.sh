@@ -223,7 +223,8 @@ failures() {
 		# (no failed case: the harness's own verdict; the log's end
 		# says why)
 		{ grep -qE '^not ok ' "$log" &&
-			grep -E -A8 '^not ok ' "$log" | grep -E '^(not ok |#)' ||
+			grep -E -A8 '^not ok ' "$log" |
+			grep -E '^(not ok |#)' ||
 			tail -n 15 "$log"; } | head -n 40 | sed 's/^/  | /'
 	done
 }

@@ -25,7 +25,8 @@ while IFS='|' read -r name want wrc why body; do
 	# failures (make test exports HARNESS_TOTALS, HARNESS_FAILURES) nor
 	# label its line.
 	out=$(env -u HARNESS_TOTALS -u HARNESS_LABEL -u HARNESS_FAILURES \
-		TOP="$TOP" O="$tmp/o" ARCH=x86_64 TEST_TIMEOUT=2 sh "$TOP/payload/tests/harness.sh" "$f" 2>&1)
+		TOP="$TOP" O="$tmp/o" ARCH=x86_64 TEST_TIMEOUT=2 \
+		sh "$TOP/payload/tests/harness.sh" "$f" 2>&1)
 	rc=$?
 	got=$(printf '%s\n' "$out" | tail -n 1)
 	ok_all=1
@@ -82,8 +83,8 @@ echo 'ok 1 - c after a and b' || echo 'not ok 1 - c after a and b'"
 for jobs in 2 1; do
 	rm -f "$tmp/b.up" "$tmp/a.done" "$tmp/b.done"
 	out=$(env -u HARNESS_TOTALS -u HARNESS_LABEL -u HARNESS_FAILURES \
-		TOP="$TOP" O="$tmp/o" ARCH=x86_64 TEST_TIMEOUT=5 HARNESS_JOBS=$jobs \
-		sh "$TOP/payload/tests/harness.sh" "$tmp/par_a.sh" \
+		TOP="$TOP" O="$tmp/o" ARCH=x86_64 TEST_TIMEOUT=5 \
+		HARNESS_JOBS=$jobs sh "$TOP/payload/tests/harness.sh" "$tmp/par_a.sh" \
 		"$tmp/par_b.sh" "$tmp/alone_c.sh" 2>&1)
 	order=$(printf '%s\n' "$out" | sed -n 's|^# .*/\([a-z_]*\)\.sh$|\1|p' |
 		tr '\n' ' ')

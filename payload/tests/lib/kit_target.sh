@@ -56,7 +56,8 @@ CONF
 	# Its own tmpdir, as mariadb_start's (servers.sh says why).
 	mkdir -p "$KT_DIR/mariadb/tmp"
 	mariadb-install-db --no-defaults --user=root \
-		--datadir="$KT_DIR/mariadb/data" --tmpdir="$KT_DIR/mariadb/tmp" \
+		--datadir="$KT_DIR/mariadb/data" \
+		--tmpdir="$KT_DIR/mariadb/tmp" \
 		--auth-root-authentication-method=normal --skip-test-db \
 		>"$KT_DIR/mariadb/install.log" 2>&1 || return 1
 	netns_spawn "$KT_NODE" "$KT_DIR/mariadb/stdout.log" mariadbd \

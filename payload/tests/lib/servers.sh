@@ -93,7 +93,8 @@ SQL
 mariadb_run() {
 	_md=$RUN_DIR/mariadb
 	mariadbd --no-defaults --user=root --datadir="$_md/data" \
-		--tmpdir="$_md/tmp" --socket="$MARIADB_SOCK" --port="$MARIADB_PORT" \
+		--tmpdir="$_md/tmp" --socket="$MARIADB_SOCK" \
+		--port="$MARIADB_PORT" \
 		--bind-address=127.0.0.1 --pid-file="$_md/mysqld.pid" \
 		--log-error="$_md/error.log" --skip-log-bin \
 		--innodb-buffer-pool-size=128M --max-connections=1000 \

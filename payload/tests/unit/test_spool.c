@@ -169,7 +169,8 @@ int main(int argc, char **argv)
 					     : NULL;
 			if (!u || (big[i].token_len && !t))
 				abort();
-			snprintf(u, big[i].url_len + 1, "http://127.0.0.1:1/%0*d/",
+			snprintf(u, big[i].url_len + 1,
+				 "http://127.0.0.1:1/%0*d/",
 				 big[i].url_len - 20, 0);
 			if (t) {
 				memset(t, 'k', big[i].token_len);
