@@ -170,18 +170,17 @@ INTEGRATION_TESTS := $(filter $(addprefix %/,$(CROSS_TESTS:=.sh)),\
 endif
 # An ARCH may leave its images and boot tests to `make test-long`
 # (BOOT_TESTS_IN := test-long in its configs/arch file: ppc).
-TEST_PREREQS := all unit-tests $(if $(TARGET_RUN),,fuzzers)
 # An ARCH whose make-test boots use only some of its media names them
 # (TEST_IMAGES: ppc64le); the rest is built by `make test-long`.
-ifneq ($(strip $(TEST_IMAGES)),)
-TEST_PREREQS := $(BENCHBOOT) $(SQL_ENGINE_CHECK) unit-tests $(TEST_IMAGES) \
+TEST_PROGRAMS := $(BENCHBOOT) $(SQL_ENGINE_CHECK) unit-tests \
 	$(if $(TARGET_RUN),,fuzzers)
-endif
+TEST_PREREQS := $(if $(strip $(TEST_IMAGES)),$(TEST_IMAGES),all) \
+	$(TEST_PROGRAMS)
 TEST_BOOTS := $(QEMU_TESTS)
 ifeq ($(BOOT_TESTS_IN),test-long)
 CROSS_LONG_TESTS += $(QEMU_TESTS)
 TEST_BOOTS :=
-TEST_PREREQS := $(BENCHBOOT) $(SQL_ENGINE_CHECK) unit-tests
+TEST_PREREQS := $(TEST_PROGRAMS)
 endif
 TESTS := $(UNIT_BINS) $(INTEGRATION_TESTS) $(TEST_BOOTS)
 TEST_ENV := O=$(O) OUT=$(OUT) ARCH=$(ARCH) BENCHBOOT=$(BENCHBOOT) \

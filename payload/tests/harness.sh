@@ -28,8 +28,8 @@ logs=${O:-out}/test-logs
 mkdir -p "$logs"
 timeout_s=${TEST_TIMEOUT:-900}
 pass=0 fail=0 skip=0
-failed_tests=
-failed_logs=
+# The failed tests, "TEST|LOG" each.
+failed=
 
 # bad WHY: one more failure of test $t, said on its own line.
 bad() { echo "  not ok - $t $*"; f=$((f + 1)); }
@@ -154,14 +154,16 @@ report() {
 	if [ "$f" != "$cases_f" ]; then
 		tail -n 15 "$log" | sed 's/^/  | /'
 	elif [ "$f" != 0 ]; then
-		grep -E -A6 '^not ok ' "$log" | grep -E '^#' | head -n 30 |
-			sed 's/^/  | /'
+		why_failed "$log" '^#' | head -n 30 | sed 's/^/  | /'
 	fi
-	[ "$f" != 0 ] && failed_tests="$failed_tests $(basename "$log" .log)" &&
-		failed_logs="$failed_logs $t|$log"
+	[ "$f" != 0 ] && failed="$failed $t|$log"
 	echo "  ($p passed, $f failed, $s skipped in ${took}s; log: $log)"
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 }
+
+# why_failed LOG PATTERN: the lines matching PATTERN among each failed
+# case of LOG and the six lines after it (its diagnostics).
+why_failed() { grep -E -A6 '^not ok ' "$1" | grep -E "$2"; }
 
 # parallel T: whether test T says it may share the machine.
 parallel() {
@@ -217,20 +219,20 @@ drain_to 0
 # appended there too (make test prints them after every architecture).
 failures() {
 	local tl log
-	for tl in $failed_logs; do
+	for tl in $failed; do
 		log=${tl#*|}
 		echo "# failed${HARNESS_LABEL:+ ($HARNESS_LABEL)} in ${tl%%|*}:"
 		# (no failed case: the harness's own verdict; the log's end
 		# says why)
 		{ grep -qE '^not ok ' "$log" &&
-			grep -E -A8 '^not ok ' "$log" |
-			grep -E '^(not ok |#)' ||
+			why_failed "$log" '^(not ok |#)' ||
 			tail -n 15 "$log"; } | head -n 40 | sed 's/^/  | /'
 	done
 }
 failures
 [ -z "${HARNESS_FAILURES:-}" ] || failures >>"$HARNESS_FAILURES"
-[ -n "$failed_tests" ] && echo "# failed:$failed_tests"
+[ -n "$failed" ] && echo "# failed:$(for tl in $failed; do
+	printf ' %s' "$(basename "${tl#*|}" .log)"; done)"
 echo "# $skip skipped"
 # `make test` runs one harness per architecture and sums them
 # (HARNESS_TOTALS); each run's line is then labelled with its ARCH.
