@@ -21,6 +21,7 @@
 #include "agent/session.h"
 #include "lib/util.h"
 #include "lib/version.h"
+#include "lib/wake.h"
 
 /* A workload's stdout beyond this is drained, not kept: a record is far
  * smaller, and the agent's memory is the lab's. */
@@ -170,11 +171,7 @@ static void session_proc_child(int64_t start_at, int out_fd, int wake_fd,
 			       int go, uint64_t budget_ms, char **args,
 			       pid_t parent)
 {
-	int64_t real_at = node_clock_to_real(start_at), now;
-	struct timespec ts = {
-		.tv_sec = real_at / 1000000000,
-		.tv_nsec = real_at % 1000000000,
-	};
+	int64_t woke, now;
 
 	setpgid(0, 0);
 	/* A workload dies with its agent, whatever kills the agent; and if
@@ -190,10 +187,9 @@ static void session_proc_child(int64_t start_at, int out_fd, int wake_fd,
 		execv("/proc/self/exe", args);
 		_exit(127);
 	}
-	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
-	now = node_clock();
+	if (wake_at(node_clock_to_real(start_at), &woke) != 0)
+		_exit(126);
+	now = woke + node_clock() - (int64_t)util_real_ns();
 	if (write(wake_fd, &now, sizeof(now)) != sizeof(now))
 		_exit(126);
 	execv("/proc/self/exe", args);

@@ -40,6 +40,7 @@ struct rpeer {
 	cJSON *host, *workloads;
 	struct clock_offset ts;
 	int tq_out;		/* a time request is outstanding */
+	uint64_t tq_sent;	/* since when (monotonic ns) */
 	unsigned tq_got;	/* answers since the last sync began */
 	int in_step;		/* waiting for its result */
 	/* The step's prepare phase: answered, how many of its processes

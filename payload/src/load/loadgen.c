@@ -15,6 +15,7 @@
 #include "load/loadgen.h"
 #include "proto/workload_record.h"
 #include "lib/util.h"
+#include "lib/wake.h"
 
 void lg_pace_init(struct lg_pace *p, uint64_t start_ns, double rate)
 {
@@ -288,7 +289,6 @@ int lg_gate(int ok)
 	int go, ready, rc;
 	uint64_t b;
 	int64_t at, now;
-	struct timespec ts;
 
 	if (lg_gate_fds(&go, &ready, &b) != 0)
 		return 0;
@@ -309,13 +309,12 @@ int lg_gate(int ok)
 	 * broken gate (a wrong byte order), not a reason to sleep on. */
 	if (at > now + LG_GATE_MAX_AHEAD_NS)
 		return -ERANGE;
-	ts.tv_sec = at / 1000000000;
-	ts.tv_nsec = at % 1000000000;
-	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
-	/* When it really woke: the agent reports the launch skew. */
-	now = (int64_t)util_real_ns();
+	/* When it really woke: the agent reports the launch skew.  Never
+	 * the load at real-time priority: one that could not leave it does
+	 * not start. */
+	rc = wake_at(at, &now);
+	if (rc != 0)
+		return rc;
 	if (write(ready, &now, sizeof(now)) != sizeof(now))
 		return -EIO;
 	close(ready);

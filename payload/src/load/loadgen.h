@@ -175,13 +175,16 @@ unsigned lg_prepare_conns(const struct sockaddr *addr, socklen_t addrlen,
 			  void *ctx);
 
 /* Reports the preparation's outcome (ok: prepared; else failed) and,
- * when prepared, waits for the start time and sleeps until it.
+ * when prepared, waits for the start time and sleeps until it
+ * (wake_at(): at real-time priority, back at the caller's own before it
+ * returns).
  * Returns 0 to start now (at once when not gated), -ECANCELED when the
  * run is off (not prepared, or the agent closed the gate: the step was
  * aborted), -ETIME when the start had passed by more than 100 ms when
  * the preparation ended (a client that finished too late measures
  * another window), -ERANGE when it is more than LG_GATE_MAX_AHEAD_NS
- * ahead, -EIO on a broken gate.  Called at most once. */
+ * ahead, -EIO on a broken gate, -EPERM when it could not leave real-time
+ * priority (the load never runs at it).  Called at most once. */
 int lg_gate(int ok);
 
 /* What lg_gate()'s rc means, for the workload's error line ("prepared

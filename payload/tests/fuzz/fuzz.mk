@@ -49,7 +49,7 @@ $(PAYLOAD_BUILD)/fuzz/fuzz_resultdb: | $(MARIADB_LIB)
 # agent/session.c and stands in for the modules below it).
 FUZZ_TARGETS += session
 fuzz_session_SRCS := proto/control.c proto/auth.c agent/policy.c lib/opt.c \
-	lib/json_int.c lib/hostport.c lib/util.c
+	lib/json_int.c lib/hostport.c lib/util.c lib/wake.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_session: FUZZ_CFLAGS += -lcjson -lmbedcrypto
 # fuzz_session.c includes agent/session.c (its statics): an empty object
 # rebuilt whenever session.c changes, so that the fuzzer is too.

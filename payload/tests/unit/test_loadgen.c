@@ -1,7 +1,10 @@
 /* test_loadgen.c: open-loop pacing, shares, the record header, the
- * duration formatting, the prepare gate and the prepare phase's
+ * duration formatting, the prepare gate (and its real-time wake) and
+ * the prepare phase's
  * connections (on loopback) the load generators share. */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -142,6 +145,36 @@ static void test_fmt(void)
 			   cases[i].want, cases[i].want);
 }
 
+/* The gated thread's scheduling policy, read by another thread while
+ * the gate sleeps (10 ms into its 30 ms). */
+struct gate_watch {
+	pthread_t gated;
+	int policy;
+};
+
+static void *gate_watch_main(void *arg)
+{
+	struct gate_watch *w = arg;
+	struct sched_param sp;
+
+	usleep(10000);
+	if (pthread_getschedparam(w->gated, &w->policy, &sp) != 0)
+		w->policy = -1;
+	return NULL;
+}
+
+/* Whether this thread may take real-time priority here (root with
+ * real-time time to spend: not every container gives it). */
+static int gate_rt_allowed(void)
+{
+	struct sched_param rt = { .sched_priority = 1 }, other = { 0 };
+
+	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &rt) != 0)
+		return 0;
+	pthread_setschedparam(pthread_self(), SCHED_OTHER, &other);
+	return 1;
+}
+
 /* The prepare gate as an agent drives it: two pipes in BENCHBOOT_GATE,
  * the start time written (or not) before the workload reaches it. */
 static void test_gate(void)
@@ -161,6 +194,9 @@ static void test_gate(void)
 		{ "start an hour ahead: refused", 1, 2, -ERANGE, 'R' },
 	};
 	size_t i;
+	struct gate_watch w;
+	pthread_t wt;
+	int watching, rt = gate_rt_allowed();
 
 	unsetenv("BENCHBOOT_GATE");
 	tap_ok(!lg_gate_active() && lg_gate(1) == 0 &&
@@ -192,8 +228,29 @@ static void test_gate(void)
 		       lg_gate_budget_ns(0) == 2500000000ull,
 		       "gate: %s: active, budget 2.5 s", c[i].name);
 		t0 = util_mono_ns();
+		w.gated = pthread_self();
+		w.policy = -2;
+		watching = c[i].go == 1 && c[i].ok &&
+			   pthread_create(&wt, NULL, gate_watch_main, &w) == 0;
 		rc = lg_gate(c[i].ok);
+		if (watching)
+			pthread_join(wt, NULL);
 		TAP_EQ_INT(rc, c[i].want, c[i].name);
+		if (watching) {
+			struct sched_param sp;
+			int pol = -1;
+
+			pthread_getschedparam(pthread_self(), &pol, &sp);
+			if (rt)
+				tap_ok(w.policy ==
+				       (SCHED_FIFO | SCHED_RESET_ON_FORK),
+				       "gate: sleeps at real-time priority, "
+				       "not inherited by a child");
+			else
+				tap_ok(1, "gate: sleeps at real-time priority # SKIP not allowed here");
+			tap_ok(pol == SCHED_OTHER,
+			       "gate: back to its own policy when it wakes");
+		}
 		tap_ok(read(ready[0], &st, 1) == 1 && st == c[i].st,
 		       "gate: %s: the agent reads '%c'", c[i].name, c[i].st);
 		if (c[i].want == 0) {
