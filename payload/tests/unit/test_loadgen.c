@@ -163,13 +163,15 @@ static void *gate_watch_main(void *arg)
 	return NULL;
 }
 
-/* Whether this thread may take real-time priority here (root with
- * real-time time to spend: not every container gives it). */
+/* Whether this thread may take real-time priority here as wake_at()
+ * asks for it (root with real-time time to spend: not every container
+ * gives it). */
 static int gate_rt_allowed(void)
 {
 	struct sched_param rt = { .sched_priority = 1 }, other = { 0 };
 
-	if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &rt) != 0)
+	if (pthread_setschedparam(pthread_self(),
+				  SCHED_FIFO | SCHED_RESET_ON_FORK, &rt) != 0)
 		return 0;
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &other);
 	return 1;
