@@ -51,9 +51,8 @@ rc=$?
 check_eq "controller exit status" "$rc" 0
 res=$(cat "$RUN_DIR/ctl.out")
 [ -f "$res" ] || { tail -5 "$RUN_DIR/ctl.log" | sed 's/^/# /'; res=/dev/null; }
-check_eq "$N clients and the server joined" \
-	"$(jq '[.events[] | select(.type == "agent_joined")] | length' "$res")" \
-	$((N + 1))
+joined=$(jq '[.events[] | select(.type == "agent_joined")] | length' "$res")
+check_eq "$N clients and the server joined" "$joined" $((N + 1))
 
 # Each client's estimate against the error it was given, in us.
 jq -r '.environment.hosts[] | select(.id | startswith("crowd-")) |
@@ -61,7 +60,8 @@ jq -r '.environment.hosts[] | select(.id | startswith("crowd-")) |
 	while read -r i o; do
 		echo $(((o - $(err_ns "$i")) / 1000))
 	done | sort -n >"$RUN_DIR/offerr"
-diag "offset errors (us): min $(head -1 "$RUN_DIR/offerr"), max $(tail -1 "$RUN_DIR/offerr") over $(grep -c . "$RUN_DIR/offerr")"
+diag "offset errors (us): min $(head -1 "$RUN_DIR/offerr"),"\
+" max $(tail -1 "$RUN_DIR/offerr") over $(grep -c . "$RUN_DIR/offerr")"
 check_eq "every client's clock error measured" \
 	"$(grep -c . "$RUN_DIR/offerr")" $N
 check "each within 0.5 ms" awk '$1 > 500 || $1 < -500 { bad = 1 }
@@ -75,7 +75,9 @@ jq -r '.steps[0].repeats[0].clients[] | select(.records) |
 		echo $(((l - $(err_ns "$i")) / 1000))
 	done | sort -n >"$RUN_DIR/woke"
 spread=$(($(tail -1 "$RUN_DIR/woke") - $(head -1 "$RUN_DIR/woke")))
-diag "launch spread on the host's clock: $spread us over $(grep -c . "$RUN_DIR/woke") clients; the controller's figure: $(jq '.steps[0].repeats[0].skew_ns.launch / 1000 | floor' "$res") us"
+ctl_us=$(jq '.steps[0].repeats[0].skew_ns.launch / 1000 | floor' "$res")
+diag "launch spread on the host's clock: $spread us over"\
+" $(grep -c . "$RUN_DIR/woke") clients; the controller's figure: $ctl_us us"
 check_eq "every client launched" "$(grep -c . "$RUN_DIR/woke")" $N
 check "they woke within 10 ms of each other" test "$spread" -le 10000
 tap_done

@@ -249,7 +249,8 @@ static void test_gate(void)
 				       "gate: sleeps at real-time priority, "
 				       "not inherited by a child");
 			else
-				tap_ok(1, "gate: sleeps at real-time priority # SKIP not allowed here");
+				tap_ok(1, "gate: sleeps at real-time "
+				       "priority # SKIP not allowed here");
 			tap_ok(pol == SCHED_OTHER,
 			       "gate: back to its own policy when it wakes");
 		}
