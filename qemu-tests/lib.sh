@@ -51,7 +51,17 @@ qt_init_base() {
 	QT_QEMU=${QT_QEMU:-"qemu-system-x86_64 -accel $QT_ACCEL -m 512 -smp 1"}
 }
 
-# qt_cleanup: kill what this test started (TERM, then KILL), by PID only.
+# qt_shared_dir: sets QT_SHARED to an empty directory, removed on exit,
+# for what a helper that drops root (the collector as nobody) must reach:
+# QT_DIR is under the checkout, which may sit where other users cannot
+# pass (/root, a mktemp -d directory).  Under the harness's TEST_TMP.
+qt_shared_dir() {
+	QT_SHARED=$(mktemp -d "${TEST_TMP:-/tmp}/qt-$QT_NAME.XXXXXX") &&
+		chmod 755 "$QT_SHARED"
+}
+
+# qt_cleanup: kill what this test started (TERM, then KILL), by PID only;
+# remove QT_SHARED.
 qt_cleanup() {
 	local p _lo
 	for p in $QT_PIDS; do
@@ -66,6 +76,7 @@ qt_cleanup() {
 		kill -9 "$p" 2>/dev/null
 	done
 	QT_PIDS=
+	[ -z "${QT_SHARED:-}" ] || rm -rf "$QT_SHARED"
 }
 
 # qt_need FILE...: stop with a clear message (and a failure) when an

@@ -10,8 +10,12 @@
 # (smoke), CLIENTS (2), SUITE_SCALE (every time of the suite times this
 # factor, benchboot.time_scale=; empty: full length), SUITE_SET (suite
 # variables, A=1,B=2: benchboot.set=; with an emulated server and no
-# SUITE_SET, RUN_EMU_SET's longer timeouts, empty for none), RUN_DIR (where logs and results go; default
-# $O/run/DATE), RUN_TIMEOUT (seconds without a result; default 1800,
+# SUITE_SET, RUN_EMU_SET's longer timeouts, empty for none), RUN_DIR
+# (where logs and results go; default $O/run/DATE), RUN_STAGE_DIR (as
+# root: where the collector, which runs as nobody, writes until its files
+# are copied to RUN_DIR/results; default /tmp), RUN_UNTIL=collector (stop
+# once the LAN is up and the collector answers, before any VM boots: a
+# check of the set-up), RUN_TIMEOUT (seconds without a result; default 1800,
 # extended while the controller says how long the suite has left),
 # QT_ACCEL (kvm|tcg; by default qemu-tests/lib.sh's probe decides),
 # RUN_QUIET=1 (no progress line, for CI logs), RUN_NET=netns|vde (the
@@ -42,6 +46,8 @@ SUITE_SET=${SUITE_SET:-}
 RUN_TIMEOUT=${RUN_TIMEOUT:-1800}
 RUN_DIR=${RUN_DIR:-$O/run/$(date -u +%Y%m%d-%H%M%S)}
 RUN_QUIET=${RUN_QUIET:-}
+RUN_STAGE_DIR=${RUN_STAGE_DIR:-/tmp}
+RUN_UNTIL=${RUN_UNTIL:-}
 TARGET=${TARGET:-}
 RUN_LAN_LINK=${RUN_LAN_LINK:-}
 RUN_TARGET_ROUTE=${RUN_TARGET_ROUTE:-}
@@ -63,7 +69,12 @@ NS=bbrun$$
 HOST_IP=169.254.0.1
 LISTEN_IP=$HOST_IP
 COLLECT_PORT=8080
+# Every process started here: PIDS for cleanup, HELPERS ("PID|NAME|LOG"
+# lines) to say which one exited early and what it said last.
 PIDS=
+HELPERS=
+# As root, the collector's staging directory (see "The host side").
+STAGE=
 if [ -z "${RUN_NET:-}" ]; then
 	if [ "$(id -u)" = 0 ]; then RUN_NET=netns; else RUN_NET=vde; fi
 fi
@@ -82,6 +93,11 @@ esac
 
 case $CLIENTS in
 '' | *[!0-9]*) die "CLIENTS='$CLIENTS': expected a number" ;;
+esac
+case $RUN_UNTIL in
+'' | collector) ;;
+*) die "RUN_UNTIL=$RUN_UNTIL: expected collector (or nothing: the whole" \
+	"run)" ;;
 esac
 [ "$CLIENTS" -ge 1 ] && [ "$CLIENTS" -le 32 ] ||
 	die "CLIENTS=$CLIENTS: expected 1 to 32"
@@ -165,7 +181,9 @@ if [ -n "$RUN_LAN_LINK" ]; then
 		die "RUN_LAN_LINK=$RUN_LAN_LINK: no such interface"
 fi
 for c in qemu-system-x86_64 ${VM_QEMU%% *}; do
-	command -v "$c" >/dev/null || die "$c missing"
+	command -v "$c" >/dev/null || die "$c missing: QEMU is not" \
+		"installed (as root: make deps, or apt-get install" \
+		"qemu-system-${c#qemu-system-})"
 done
 
 mkdir -p "$RUN_DIR/results" || die "cannot create $RUN_DIR"
@@ -184,6 +202,13 @@ accel() {
 	cat "$cache" 2>/dev/null || echo tcg
 }
 
+# results_home: what the collector stored in the staging directory,
+# copied to RUN_DIR/results (the copies the caller's, not nobody's).
+results_home() {
+	[ -n "$STAGE" ] && [ -d "$STAGE/results" ] || return 0
+	cp -R --preserve=mode,timestamps "$STAGE/results/." "$RUN_DIR/results/"
+}
+
 cleanup() {
 	local p n
 	trap - EXIT INT TERM
@@ -199,22 +224,73 @@ cleanup() {
 	done
 	# Deleting the namespace removes the bridge and the taps with it.
 	[ "$RUN_NET" = netns ] && ip netns del "$NS" 2>/dev/null
+	# The collector has stopped: whatever it wrote comes home, the
+	# result of a run stopped late included; then the staging goes.
+	if [ -n "$STAGE" ]; then
+		if results_home; then
+			rm -rf "$STAGE"
+		else
+			say "could not copy $STAGE/results to" \
+				"$RUN_DIR/results: left where it is"
+		fi
+	fi
 	return 0
 }
 trap cleanup EXIT
 trap 'say "interrupted; stopping everything"; exit 130' INT TERM
 
-# ns_spawn LOG CMD...: CMD on the LAN's host side (in the namespace), in
-# the background.
+# helper PID NAME LOG: PID, started by this script, is NAME (what the
+# user is told if it dies early), writing to LOG (- for none).
+helper() {
+	PIDS="$PIDS $1"
+	HELPERS="$HELPERS$1|$2|$3
+"
+	echo "$PIDS" >"$RUN_DIR/pids"
+}
+
+# last_line FILE: FILE's last line that is not blank, cut for a terminal.
+last_line() {
+	[ -r "$1" ] || return 0
+	grep -av '^[[:space:]]*$' "$1" | tail -n 1 | tr -d '\r' | cut -c1-300
+}
+
+# helpers_alive: 0 while every helper runs; otherwise says which one
+# exited, its status and the last line of its log (of a VM, QEMU's log,
+# or its console when QEMU said nothing), and returns 1.
+helpers_alive() {
+	local pid name log rc line
+	while IFS='|' read -r pid name log; do
+		[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null || continue
+		wait "$pid" 2>/dev/null
+		rc=$?
+		[ -t 2 ] && [ -z "$RUN_QUIET" ] && printf '\n' >&2
+		line=
+		[ "$log" = - ] || line=$(last_line "$log")
+		case $name in
+		"VM "*) [ -n "$line" ] || {
+			log=${log%.qemu.log}.log
+			line=$(last_line "$log"); } ;;
+		esac
+		say "$name exited early (status $rc)${line:+: $line}"
+		[ "$log" = - ] || say "its log: $log"
+		return 1
+	done <<EOF
+$HELPERS
+EOF
+	return 0
+}
+
+# ns_spawn NAME LOG CMD...: helper NAME, CMD on the LAN's host side (in
+# the namespace), in the background.
 ns_spawn() {
-	local log=$1
-	shift
+	local name=$1 log=$2
+	shift 2
 	if [ "$RUN_NET" = netns ]; then
 		ip netns exec "$NS" "$@" >"$log" 2>&1 </dev/null &
 	else
 		"$@" >"$log" 2>&1 </dev/null &
 	fi
-	PIDS="$PIDS $!"
+	helper $! "$name" "$log"
 }
 
 # free_port: a TCP port free on the host's 127.0.0.1 (vde mode).
@@ -237,17 +313,18 @@ net_vde() {
 	local n=0
 	mkfifo "$RUN_DIR/vde.in" || return 1
 	sleep 100000 >"$RUN_DIR/vde.in" &
-	PIDS="$PIDS $!"
+	helper $! "the VDE switch's console pipe (sleep)" -
 	vde_switch -s "$RUN_DIR/vde" <"$RUN_DIR/vde.in" \
 		>"$RUN_DIR/vde_switch.log" 2>&1 &
-	PIDS="$PIDS $!"
+	helper $! "the VDE switch (vde_switch)" "$RUN_DIR/vde_switch.log"
 	while [ ! -S "$RUN_DIR/vde/ctl" ] && [ $n -lt 50 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
-	[ -S "$RUN_DIR/vde/ctl" ] || return 1
+	[ -S "$RUN_DIR/vde/ctl" ] || { helpers_alive; return 1; }
 	slirpvde -s "$RUN_DIR/vde" -D >"$RUN_DIR/slirpvde.log" 2>&1 </dev/null &
-	PIDS="$PIDS $!"
+	helper $! "the VDE switch's host side (slirpvde)" \
+		"$RUN_DIR/slirpvde.log"
 	HOST_IP=10.0.2.2 LISTEN_IP=127.0.0.1
 	COLLECT_PORT=$(free_port)
 }
@@ -290,18 +367,74 @@ LAB_KEY=$(rand_hex)
 TOKEN=$(rand_hex)
 (umask 077; echo "$TOKEN" >"$RUN_DIR/token")
 
+# as_nobody CMD...: CMD as user nobody, no groups (util-linux's setpriv).
+as_nobody() {
+	setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" \
+		--clear-groups -- "$@"
+}
+
+# collector_answers: 0 once the collector's socket answers an HTTP
+# request with a status line (401 without the token is an answer).
+collector_answers() {
+	local probe='exec 3<>"/dev/tcp/$1/$2" || exit 1
+		printf "GET / HTTP/1.0\r\n\r\n" >&3
+		IFS= read -r l <&3 && case $l in "HTTP/1."*) exit 0 ;; esac
+		exit 1'
+	if [ "$RUN_NET" = netns ]; then
+		ip netns exec "$NS" timeout 3 bash -c "$probe" probe \
+			"$LISTEN_IP" "$COLLECT_PORT" 2>/dev/null
+	else
+		timeout 3 bash -c "$probe" probe "$LISTEN_IP" \
+			"$COLLECT_PORT" 2>/dev/null
+	fi
+}
+
 # The host side: the collector.  Relayed mail goes to the smtp-sink the
 # suite's relay step starts on a client (`sink PORT`), not to the host.
-# As root it needs --user: nobody, the results directory made nobody's
-# (the token file is read before it drops).
+# As root it needs --user: nobody, which must reach its --dir.  RUN_DIR
+# may well be closed to nobody (a checkout under /root, or under a mktemp
+# -d directory, is 0700), so it writes to a staging directory of this
+# run's own under RUN_STAGE_DIR, whose files come home to RUN_DIR/results
+# when the result arrives and when the run ends.  The token file is read
+# before it drops.
 CU=
+STORE=$RUN_DIR/results
 if [ "$(id -u)" = 0 ]; then
-	chown nobody "$RUN_DIR/results"
+	STAGE=$(mktemp -d "$RUN_STAGE_DIR/benchboot-run.XXXXXX") ||
+		die "RUN_STAGE_DIR=$RUN_STAGE_DIR: cannot make the" \
+			"collector's staging directory there"
+	echo "$STAGE" >"$RUN_DIR/stage"
+	# nobody may pass the directory, not list it; only it has results/.
+	chmod 711 "$STAGE" && mkdir -m 700 "$STAGE/results" &&
+		chown nobody "$STAGE/results" ||
+		die "cannot make $STAGE/results user nobody's"
+	as_nobody test -w "$STAGE/results" -a -x "$STAGE/results" ||
+		die "user nobody cannot write $STAGE/results: a directory" \
+			"above it is closed to other users; give RUN_STAGE_DIR" \
+			"a directory every user can pass (as /tmp is)"
+	STORE=$STAGE/results
 	CU="--user nobody"
 fi
-ns_spawn "$RUN_DIR/collect.log" "$BENCHBOOT" collect $CU \
-	--dir "$RUN_DIR/results" --listen "$LISTEN_IP:$COLLECT_PORT" \
+ns_spawn "the collector (benchboot collect)" "$RUN_DIR/collect.log" \
+	"$BENCHBOOT" collect $CU \
+	--dir "$STORE" --listen "$LISTEN_IP:$COLLECT_PORT" \
 	--token-file "$RUN_DIR/token"
+# Before any VM boots: a collector that cannot start (its --dir, its
+# port) is said now, not after three boots.
+n=0
+until collector_answers; do
+	helpers_alive || die "the collector did not start; logs in $RUN_DIR"
+	[ $n -lt 100 ] || die "the collector does not answer on" \
+		"$LISTEN_IP:$COLLECT_PORT after 20 s; its log:" \
+		"$RUN_DIR/collect.log"
+	sleep 0.2
+	n=$((n + 1))
+done
+if [ "$RUN_UNTIL" = collector ]; then
+	say "the collector answers on http://$HOST_IP:$COLLECT_PORT/results/," \
+		"storing in $STORE; RUN_UNTIL=collector: stopping before the VMs"
+	exit 0
+fi
 
 ACCEL=$(accel)
 # SUITE_SET=A=1,B=2: suite variables for the controller (--set each);
@@ -338,7 +471,8 @@ vm() {
 	fi
 	: >"$RUN_DIR/$name.log"
 	# shellcheck disable=SC2086
-	ns_spawn "$RUN_DIR/$name.qemu.log" $VM_QEMU \
+	ns_spawn "VM $name (${VM_QEMU%% *})" "$RUN_DIR/$name.qemu.log" \
+		$VM_QEMU \
 		-accel "${VM_ACCEL:-$ACCEL}" -m "$mem" -smp 1 -display none \
 		-no-reboot -monitor none \
 		-serial "file:$RUN_DIR/$name.log" \
@@ -447,7 +581,7 @@ NET_DEAD_T=0
 while :; do
 	progress
 	route
-	result=$(ls "$RUN_DIR"/results/*.json 2>/dev/null | head -n 1)
+	result=$(ls "$STORE"/*.json 2>/dev/null | head -n 1)
 	[ -n "$result" ] && break
 	bad=$(grep -al 'BENCHBOOT-STOPPED\|Kernel panic' "$RUN_DIR"/*.log \
 		2>/dev/null | head -n 1)
@@ -469,12 +603,7 @@ while :; do
 		[ -t 2 ] && printf '\n' >&2
 		die "stopped: a guest's network failed: $NET_DEAD; logs in $RUN_DIR"
 	fi
-	for p in $PIDS; do
-		kill -0 "$p" 2>/dev/null || {
-			[ -t 2 ] && printf '\n' >&2
-			die "a helper or VM exited early; logs in $RUN_DIR"
-		}
-	done
+	helpers_alive || die "stopped; logs in $RUN_DIR"
 	# A long suite (SUITE=default) gets the controller's own estimate
 	# of what is left, three times over (TCG, shared cores), plus 10 min.
 	left=$(printf '%s' "$LAST_LINE" |
@@ -490,8 +619,13 @@ while :; do
 done
 [ -t 2 ] && [ -z "$RUN_QUIET" ] && printf '\n' >&2
 # The controller's result: the collector wrote it by rename, so it is
-# whole.  Keep it beside the run's logs.
+# whole.  Keep it beside the run's logs (from the staging directory as
+# root; the rest of what the collector wrote follows when it stops).
 secs=$(($(date +%s) - T0))
+if [ -n "$STAGE" ]; then
+	results_home || die "cannot copy $STORE to $RUN_DIR/results"
+	result=$RUN_DIR/results/${result##*/}
+fi
 html=${result%.json}.html
 "$BENCHBOOT" report --html "$html" "$result"
 rc=$?

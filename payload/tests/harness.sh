@@ -36,6 +36,18 @@ bad() { echo "  not ok - $t $*"; f=$((f + 1)); }
 
 jobs=${HARNESS_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
 
+# TEST_TMP: where the tests' servers keep their files (lib/servers.sh,
+# qemu-tests/lib.sh), a directory of this run's own under /tmp, removed
+# at the end: not the checkout, which other users (nginx's workers,
+# Postfix, the collector as nobody) may not be able to pass.
+if [ -z "${TEST_TMP:-}" ]; then
+	TEST_TMP=$(mktemp -d /tmp/benchboot-test.XXXXXX) || exit 1
+	chmod 711 "$TEST_TMP"
+	export TEST_TMP
+	trap 'rm -rf "$TEST_TMP"' EXIT
+	trap 'exit 130' INT TERM
+fi
+
 # log_of T: where test T's output goes.
 log_of() {
 	echo "$logs/$(echo "$1" | sed 's|^.*/payload/tests/||; s|^\./||;

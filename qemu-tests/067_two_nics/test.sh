@@ -44,7 +44,10 @@ ip netns add "$NS" && ip -n "$NS" link set lo up &&
 	done
 check_eq "the LAN: namespace, bridge, two taps" "$?" 0
 W=$QT_DIR/www
-mkdir -p "$W" "$QT_DIR/results"
+# The collector runs as nobody: its store where nobody can reach it.
+qt_shared_dir
+RES=$QT_SHARED/results
+mkdir -p "$W" "$RES"
 head -c 4096 /dev/zero | tr '\0' x >"$W/index.html"
 cat >"$W/two-nics.suite" <<'EOF'
 suite two-nics
@@ -68,9 +71,9 @@ TOKEN=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 # A keyed lab: an open one loads no target its agents did not find.
 KEY=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 echo "$TOKEN" >"$QT_DIR/token"
-chown nobody "$QT_DIR/results"
+chown nobody "$RES"
 ip netns exec "$NS" "$BENCHBOOT" collect --user nobody \
-	--dir "$QT_DIR/results" --listen "$HOST:8081" \
+	--dir "$RES" --listen "$HOST:8081" \
 	--token-file "$QT_DIR/token" >"$QT_DIR/collect.log" 2>&1 &
 QT_PIDS="$QT_PIDS $!"
 
@@ -130,13 +133,15 @@ else
 	not_ok "$QT_CASE: the controller ran the suite and powered off"
 	qt_tail
 fi
-R=$(ls "$QT_DIR"/results/*.json 2>/dev/null | head -n 1)
+R=$(ls "$RES"/*.json 2>/dev/null | head -n 1)
 if [ -z "$R" ]; then
 	not_ok "$QT_CASE: a result was uploaded"
 	tap_done
 	exit 1
 fi
 ok "$QT_CASE: a result was uploaded (${R##*/})"
+# Kept beside the logs: QT_SHARED goes when the test ends.
+cp "$R" "$QT_DIR/" && R=$QT_DIR/${R##*/}
 check "$QT_CASE: the http step ran complete, requests/s > 0" jq -e \
 	'[.steps[] | select(.name == "http")][0] | .complete_repeats == 1 and
 	 .stats.http.requests_per_s.median > 0' "$R"

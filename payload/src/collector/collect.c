@@ -1222,6 +1222,36 @@ static int collect_user(struct collect_opts *o)
 	return 0;
 }
 
+/* The first directory on DIR's path that the caller may not pass (no
+ * search permission: a 0700 home such as /root above the store), written
+ * to BUF.  Returns 0 when one was found, -ENOENT when every directory on
+ * the way can be passed (the store itself is then what is refused). */
+static int collect_path_blocker(const char *dir, char *buf, size_t len)
+{
+	size_t i, n = strlen(dir);
+
+	if (n + 1 > len)
+		return -ENAMETOOLONG;
+	memcpy(buf, dir, n + 1);
+	if (buf[0] != '/' && access(".", X_OK) != 0) {
+		snprintf(buf, len, "the current directory");
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if (buf[i] != '/')
+			continue;
+		buf[i] = 0;
+		if (access(buf, X_OK) != 0)
+			return 0;
+		buf[i] = '/';
+	}
+	if (buf[0] == '/' && access("/", X_OK) != 0) {
+		snprintf(buf, len, "/");
+		return 0;
+	}
+	return -ENOENT;
+}
+
 /* Becomes --user for good (groups: its own only), then checks that it can
  * write the store.  Called once the socket is bound and the token and
  * password files are read.  Returns 0 or the exit status (1). */
@@ -1246,6 +1276,17 @@ static int collect_drop(const struct collect_srv *s,
 		return 1;
 	}
 	if (access(s->dir, W_OK | X_OK) != 0) {
+		char blocker[PATH_MAX];
+		int err = errno;
+
+		if (err == EACCES &&
+		    collect_path_blocker(s->dir, blocker,
+					 sizeof(blocker)) == 0) {
+			util_err("collect", err, "--dir %s: --user %s (uid %u) cannot reach it: it may not pass %s (closed to other users, as a home directory of mode 0700 is); give a --dir outside it, in a directory every user can pass",
+				 s->dir, o->user, (unsigned)o->uid, blocker);
+			return 1;
+		}
+		errno = err;
 		util_err("collect", errno, "--dir %s: not writable by --user %s (uid %u): %s; make the directory that user's (chown %s %s) or give another --user",
 			 s->dir, o->user, (unsigned)o->uid, strerror(errno),
 			 o->user, s->dir);

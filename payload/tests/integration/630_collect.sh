@@ -132,6 +132,17 @@ if [ "$(id -u)" = 0 ]; then
 	check_eq "a store --user cannot write: exit 1" "$?" 1
 	check "... saying so" grep -q \
 		"rootstore: not writable by --user nobody" "$RUN_DIR/unwritable.err"
+	# A store nobody owns, under a directory closed to it (a checkout
+	# in /root): the message names that directory, not the store.
+	mkdir -p "$RUN_DIR/closed/store"
+	chmod 700 "$RUN_DIR/closed"
+	chown nobody "$RUN_DIR/closed/store"
+	timeout 10 $BB collect --user nobody --dir "$RUN_DIR/closed/store" \
+		--listen 127.0.0.1:$VPORT2 --token tok 2>"$RUN_DIR/closed.err"
+	check_eq "a store under a 0700 directory: exit 1" "$?" 1
+	check "... naming the directory it may not pass" grep -qF \
+		"may not pass $RUN_DIR/closed (closed to other users" \
+		"$RUN_DIR/closed.err"
 else
 	skip "--user: not root"
 fi

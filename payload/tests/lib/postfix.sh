@@ -42,6 +42,7 @@ postfix_start() {
 	mkdir -p "$PF_DIR/etc" "$PF_DIR/queue" "$PF_DIR/data" "$PF_DIR/mail"
 	# Postfix's daemons run as postfix and nobody: they must get in.
 	chmod 755 "$RUN_DIR"
+	open_to_others "$RUN_DIR" "Postfix" || return 1
 	chown nobody:nogroup "$PF_DIR/mail"
 	chown postfix "$PF_DIR/data"
 	{ postfix_private_cf "$PF_DIR" "$PF_ADDR" mx.bench.test

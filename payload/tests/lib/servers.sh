@@ -1,13 +1,36 @@
 # servers.sh: real servers for tests, private to one test run (sourced).
 # Each *_start keeps its data under $RUN_DIR, binds 127.0.0.1 on a free
 # port and records its PID; servers_stop (trap it on EXIT) stops them all.
+#
+# RUN_DIR is not under the checkout: nginx's workers, Postfix's daemons
+# and the collector run as other users, and a checkout may sit where they
+# cannot pass (/root, a mktemp -d directory: mode 0700).  The harness
+# makes TEST_TMP for its run under /tmp, which every user can pass; a
+# test started by hand makes its own directory in /tmp.
 
 : "${O:=out}"
-RUN_DIR=${RUN_DIR:-$(mkdir -p "$O/test-run" && mktemp -d "$O/test-run/run.XXXXXX")}
+RUN_DIR=${RUN_DIR:-$(mktemp -d "${TEST_TMP:-/tmp}/benchboot-run.XXXXXX")}
 RUN_DIR=$(cd "$RUN_DIR" && pwd)
 # nginx workers and mariadbd may run as other users: let them in.
 chmod 755 "$RUN_DIR"
 SERVER_PIDS=
+
+# as_nobody CMD...: CMD as user nobody, without groups (root only).
+as_nobody() {
+	setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" \
+		--clear-groups -- "$@"
+}
+# open_to_others DIR WHO: 0 when other users can pass DIR (root only
+# checks; WHO is the server that needs it); else says so, 1.  A RUN_DIR
+# or docroot given from outside may be closed to them: said before the
+# start, not as a server's 403 or lock-file error deep in a test.
+open_to_others() {
+	[ "$(id -u)" = 0 ] || return 0
+	as_nobody test -x "$1" && return 0
+	echo "# $1: other users cannot pass a directory above it, and $2" \
+		"runs as another user; give the test a directory under /tmp" >&2
+	return 1
+}
 
 # free_port: prints a TCP port nothing listens on (random, 10000 up to
 # the ephemeral range).
@@ -111,6 +134,7 @@ mariadb_run() {
 # nginx_start DOCROOT [EXTRA_SERVER_CONF]: nginx serving DOCROOT with
 # keep-alive and /nginx_status (stub_status).  Sets NGINX_PORT, NGINX_DIR.
 nginx_start() {
+	open_to_others "$1" "nginx's worker" || return 1
 	NGINX_DIR=$RUN_DIR/nginx
 	mkdir -p "$NGINX_DIR/tmp"
 	NGINX_PORT=$(free_port)
@@ -159,6 +183,7 @@ nginx_requests() {
 collect_user() {
 	[ "$(id -u)" = 0 ] || return 0
 	chmod o+x "$RUN_DIR"
+	open_to_others "$RUN_DIR" "the collector (--user nobody)" || return 1
 	for d; do
 		mkdir -p "$d" && chown nobody "$d"
 	done

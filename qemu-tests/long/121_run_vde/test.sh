@@ -24,15 +24,22 @@ if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
 	exit 0
 fi
 
-# nobody can read the images and run benchboot, and writes only here.
-D=$QT_DIR/nobody
-mkdir -p "$D"
-chown nobody "$D"
+# nobody's own copy of what make run uses (the scripts, the suites, the
+# images, benchboot), as a user's checkout would be: this checkout may
+# sit where nobody cannot pass (/root).  It writes only there.
+qt_shared_dir
+D=$QT_SHARED/nobody
+mkdir -p "$D/top" "$D/images"
+cp -R "$TOP/qemu-tests" "$TOP/configs" "$D/top/" &&
+	cp "$IMAGES/vmlinuz" "$IMAGES/initramfs.cpio.gz" \
+		"$IMAGES/server-overlay.cpio.gz" "$D/images/" &&
+	cp "$BENCHBOOT" "$D/benchboot" && chown -R nobody "$D" ||
+	{ not_ok "nobody's copy of the scripts and images"; tap_done; exit 1; }
 t0=$(date +%s)
 setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$D" \
-	O="$O" IMAGES="$IMAGES" BENCHBOOT="$BENCHBOOT" TOP="$TOP" \
-	QT_ACCEL="$QT_ACCEL" RUN_DIR="$D/run" \
-	RUN_TIMEOUT="$(qt_timeout 240)" "$TOP/qemu-tests/run.sh" \
+	O="$D/out" IMAGES="$D/images" BENCHBOOT="$D/benchboot" \
+	TOP="$D/top" QT_ACCEL="$QT_ACCEL" RUN_DIR="$D/run" \
+	RUN_TIMEOUT="$(qt_timeout 240)" "$D/top/qemu-tests/run.sh" \
 	>"$QT_DIR/run.out" 2>&1
 rc=$?
 secs=$(($(date +%s) - t0))
@@ -44,6 +51,10 @@ check "as nobody: nothing of the run is left running" sh -c \
 	"for p in \$(cat '$D/run/pids'); do ! kill -0 \$p 2>/dev/null ||
 		exit 1; done"
 R=$(cat "$D/run/result-path" 2>/dev/null)
+# Kept beside the logs: QT_SHARED goes when the test ends.
+mkdir -p "$QT_DIR/run" && cp -R "$D/run/results" "$D"/run/*.log \
+	"$QT_DIR/run/" 2>/dev/null
+[ -z "$R" ] || R=$QT_DIR/run/results/${R##*/}
 if [ -n "$R" ] && [ -s "$R" ]; then
 	ok "as nobody: result uploaded to 127.0.0.1 ($secs s, $QT_ACCEL)"
 	check "as nobody: the 8 steps complete with throughput > 0" jqt \

@@ -20,9 +20,10 @@ if [ "$(id -u)" != 0 ]; then
 	tap_done
 	exit 0
 fi
-# The servers' data under QT_DIR (servers.sh's RUN_DIR; Apache's
-# www-data must reach the content).
-RUN_DIR=$QT_DIR
+# The servers' data where Apache's www-data can reach it (servers.sh's
+# RUN_DIR): QT_DIR is under the checkout, perhaps in /root.
+qt_shared_dir
+RUN_DIR=$QT_SHARED
 . "$TOP/payload/tests/lib/servers.sh"
 . "$TOP/payload/tests/lib/netns.sh"
 . "$TOP/payload/tests/lib/kit_target.sh"
@@ -33,7 +34,7 @@ if [ -n "$(kt_missing)" ]; then
 fi
 TGT=169.254.0.2
 LINK=bbt$$
-D=$QT_DIR/target
+D=$QT_SHARED/target
 kt_versions
 cleanup() {
 	postfix -c "$D/postfix" abort >/dev/null 2>&1

@@ -128,14 +128,17 @@ qt_stop
 # namespace's loopback holds that address too).
 ip -n "$QT_NS" addr add 10.0.2.2/32 dev lo
 cp "$QT_DIR/clock.suite" "$QT_DIR/www/"
-mkdir -p "$QT_DIR/collected"
+# The collector runs as nobody: its store where nobody can reach it.
+qt_shared_dir
+COLLECTED=$QT_SHARED/collected
+mkdir -p "$COLLECTED"
 # As root the collector needs --user: nobody, its store made nobody's.
 CU=
 if [ "$(id -u)" = 0 ]; then
-	chown nobody "$QT_DIR/collected"
+	chown nobody "$COLLECTED"
 	CU="--user nobody"
 fi
-$X "$BENCHBOOT" collect --dir "$QT_DIR/collected" $CU \
+$X "$BENCHBOOT" collect --dir "$COLLECTED" $CU \
 	--listen 127.0.0.1:8081 --token tk >"$QT_DIR/collect.log" 2>&1 &
 QT_PIDS="$QT_PIDS $!"
 $X "$BENCHBOOT" agent --role=client --id clk-cl --once \
@@ -148,8 +151,8 @@ check "the namespace's client joins, the step starts" wait_for \
 	"$(qt_timeout 30)" grep -q "step http/" "$QT_DIR/cl.log"
 jump
 check "the result reaches the collector" wait_for "$(qt_timeout 60)" sh -c \
-	"ls '$QT_DIR'/collected/clock-*.json"
-res=$(ls "$QT_DIR"/collected/clock-*.json 2>/dev/null | head -1)
+	"ls '$COLLECTED'/clock-*.json"
+res=$(ls "$COLLECTED"/clock-*.json 2>/dev/null | head -1)
 steps "$cid" "$res"
 qt_stop
 tap_done

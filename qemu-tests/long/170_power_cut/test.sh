@@ -34,7 +34,10 @@ stick=$QT_DIR/stick.img
 cp --sparse=always "$IMG" "$stick"
 off=$(qt_part_offset "$stick" 0c)
 S="$stick@@$off"
-mkdir -p "$QT_DIR/www" "$QT_DIR/collected"
+# The collector runs as nobody: its store where nobody can reach it.
+qt_shared_dir
+COLLECTED=$QT_SHARED/collected
+mkdir -p "$QT_DIR/www" "$COLLECTED"
 head -c 4050 /dev/zero | tr '\0' x >"$QT_DIR/www/index.html"
 cat >"$QT_DIR/www/cut.suite" <<'SUITE'
 # Two repeats of one http step: the power is cut in the second.
@@ -57,10 +60,10 @@ QT_PIDS="$QT_PIDS $!"
 # As root the collector needs --user: nobody, its store made nobody's.
 CU=
 if [ "$(id -u)" = 0 ]; then
-	chown nobody "$QT_DIR/collected"
+	chown nobody "$COLLECTED"
 	CU="--user nobody"
 fi
-$X "$BENCHBOOT" collect --dir "$QT_DIR/collected" $CU \
+$X "$BENCHBOOT" collect --dir "$COLLECTED" $CU \
 	--listen 127.0.0.1:8081 --token tk >"$QT_DIR/collect.log" 2>&1 &
 QT_PIDS="$QT_PIDS $!"
 $X "$BENCHBOOT" agent --role=client --id cut-cl \
@@ -97,20 +100,21 @@ check "it holds repeat 1, marked partial" qt_jqe \
 	'.partial == true and (.steps[0].repeats | length) == 1' \
 	"$QT_DIR/checkpoint.json"
 check "nothing reached the collector" test ! -e \
-	"$QT_DIR/collected/$cid.json"
+	"$COLLECTED/$cid.json"
 
 QT_WRAP=$X boot second benchboot.poweroff=1
 qt_ready controller "$id" 60 || { tap_done; exit 1; }
 check "second boot: the checkpoint uploaded" wait_for "$(qt_timeout 30)" \
-	test -e "$QT_DIR/collected/$cid.json"
+	test -e "$COLLECTED/$cid.json"
 check "marked partial and interrupted, with repeat 1" qt_jqe \
 	'.partial == true and (.interrupted | test("stopped before")) and
-	 (.steps[0].repeats | length) == 1' "$QT_DIR/collected/$cid.json"
+	 (.steps[0].repeats | length) == 1' "$COLLECTED/$cid.json"
 check "the second boot's own run ends, the VM powers off" \
 	qt_exited "$(qt_timeout 120)"
 check_eq "the checkpoint stored exactly once" \
 	"$(grep -c "stored $cid" "$QT_DIR/collect.log")" 1
-check "the new run's result arrived too, whole" sh -c "ls '$QT_DIR'/collected/cut-*.json |
+check "the new run's result arrived too, whole" sh -c \
+	"ls '$COLLECTED'/cut-*.json |
 	grep -v '$cid' | xargs jq -e '(.partial | not) and
 	 (.steps[0].repeats | length) == 2' >/dev/null"
 check "no checkpoint left on the stick" sh -c \
@@ -140,7 +144,7 @@ check "fourth boot: the run ends, the VM powers off" \
 check "one whole result with the run id: repeat 1 resumed, 2 run again" \
 	qt_jqe '(.partial | not) and (.interrupted | not) and
 	 [.steps[0].repeats[] | [.repeat, .resumed]] == [[1,true],[2,null]] and
-	 (.resumed.repeats | length) == 1' "$QT_DIR/collected/cut-r1.json"
+	 (.resumed.repeats | length) == 1' "$COLLECTED/cut-r1.json"
 check_eq "stored exactly once" \
 	"$(grep -c "stored cut-r1" "$QT_DIR/collect.log")" 1
 check "no checkpoint left on the stick" sh -c \
