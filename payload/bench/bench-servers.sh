@@ -4,7 +4,6 @@
 # Sourcing starts nothing; it sets RUN_DIR (payload/tests/lib/servers.sh)
 # and stops every server the script started when it exits.
 O=${O:-$top/out}
-mkdir -p "$O/test-run"
 . "$top/payload/tests/lib/servers.sh"
 trap servers_stop EXIT INT TERM
 

@@ -21,7 +21,6 @@ for t in avahi-daemon avahi-browse dbus-daemon; do
 done
 O=${O:-$top/out}
 TARGET_RUN=${TARGET_RUN:-}
-mkdir -p "$O/test-run"
 . "$top/payload/tests/lib/tap.sh"
 . "$top/payload/tests/lib/servers.sh"
 . "$top/payload/tests/lib/mdns.sh"
