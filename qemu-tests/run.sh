@@ -203,10 +203,16 @@ accel() {
 }
 
 # results_home: what the collector stored in the staging directory,
-# copied to RUN_DIR/results (the copies the caller's, not nobody's).
+# copied into RUN_DIR/results (the copies the caller's, not nobody's;
+# RUN_DIR/results keeps its own mode, not the staging's 0700).
 results_home() {
+	local f
 	[ -n "$STAGE" ] && [ -d "$STAGE/results" ] || return 0
-	cp -R --preserve=mode,timestamps "$STAGE/results/." "$RUN_DIR/results/"
+	for f in "$STAGE"/results/* "$STAGE"/results/.[!.]*; do
+		[ -e "$f" ] || continue
+		cp -R --preserve=mode,timestamps "$f" "$RUN_DIR/results/" ||
+			return 1
+	done
 }
 
 cleanup() {

@@ -92,6 +92,8 @@ check "setup: the collector ran as nobody" grep -q \
 	"running as user nobody" "$RD/collect.log"
 check "setup: the run's results directory is in the checkout, root's" \
 	sh -c "[ \"\$(stat -c %U '$RD/results')\" = root ]"
+check_eq "setup: ... with the mode of the run's directory (not 0700)" \
+	"$(stat -c %a "$RD/results")" "$(stat -c %a "$RD")"
 run_case closed-stage 1 \
 	"user nobody cannot write .*: a directory above it is closed" \
 	RUN_UNTIL=collector RUN_STAGE_DIR="$D" RUN_DIR="$C/out/run/closed"
