@@ -21,6 +21,7 @@
 #include "node/spool.h"
 #include "controller/suite.h"
 #include "lib/opt.h"
+#include "lib/stop.h"
 #include "lib/util.h"
 
 struct agent_opts {
@@ -34,13 +35,6 @@ struct agent_opts {
 	char token[256];		/* --token-file's */
 	struct runner_opts r;		/* the controller's (and shared) */
 };
-
-static volatile sig_atomic_t agent_stop;
-
-static void agent_on_signal(int sig)
-{
-	agent_stop = sig;
-}
 
 /* --- options ---------------------------------------------------------- */
 
@@ -260,7 +254,7 @@ static int agent_controller(struct agent_opts *o)
 	o->r.id = o->id;
 	o->r.key = &o->key;
 	o->r.lab = o->lab;
-	return runner_main(&o->r, &agent_stop);
+	return runner_main(&o->r, &stop_requested);
 }
 
 static int agent_session(struct agent_opts *o)
@@ -278,7 +272,7 @@ static int agent_session(struct agent_opts *o)
 	so.workloads = workload_names();
 	if (!so.workloads)
 		return 1;
-	rc = session_main(&so, &agent_stop);
+	rc = session_main(&so, &stop_requested);
 	cJSON_Delete((cJSON *)so.workloads);
 	return rc;
 }
@@ -295,12 +289,13 @@ static int agent_server_or_controller(struct agent_opts *o)
 
 	node_log("looking for a controller over mDNS for %.0f s",
 		 (double)w / 1e9);
-	if (peer_discover(w, &agent_stop, o->lab, found, sizeof(found)) == 0) {
+	if (peer_discover(w, &stop_requested, o->lab, found,
+			  sizeof(found)) == 0) {
 		o->controller = found;
 		o->discovered = 1;
 		return -ENOENT;
 	}
-	if (agent_stop)
+	if (stop_requested)
 		return -ENOENT;
 	node_log("no controller on the LAN: this server becomes the controller");
 	o->r.local_server = 1;
@@ -329,7 +324,6 @@ int agent_main(int argc, char **argv)
 		       .upload_deadline_ns = 3600000000000ll,
 		       .procs = SERIES_SAMPLE_PROCS },
 	};
-	struct sigaction sa = { .sa_handler = agent_on_signal };
 	int rc;
 
 	o.r.spool = getenv("BENCHBOOT_SPOOL") ? getenv("BENCHBOOT_SPOOL") :
@@ -344,8 +338,7 @@ int agent_main(int argc, char **argv)
 	if (!o.id[0])
 		node_identity(role_name(o.role), o.id, sizeof(o.id));
 	snprintf(node_log_id, sizeof(node_log_id), "%s", o.id);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_on_signals();
 	signal(SIGPIPE, SIG_IGN);
 	srand((unsigned)(util_mono_ns() ^ (uint64_t)getpid()));
 	if (o.role == ROLE_CONTROLLER) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "proto/control.h"
+#include "proto/gate.h"
 #include "lib/json_int.h"
 #include "node/node.h"
 #include "node/peer.h"
@@ -157,11 +158,10 @@ static void session_gate_env(int go, int ready, uint64_t budget_ms)
 	char v[64];
 	int g = fcntl(go, F_DUPFD, 3), r = fcntl(ready, F_DUPFD, 3);
 
-	if (g < 0 || r < 0)
+	if (g < 0 || r < 0 || gate_env_format(v, sizeof(v), g, r,
+					      budget_ms) != 0)
 		_exit(124);
-	snprintf(v, sizeof(v), "%d,%d,%llu", g, r,
-		 (unsigned long long)budget_ms);
-	setenv("BENCHBOOT_GATE", v, 1);
+	setenv(GATE_ENV, v, 1);
 }
 
 /* In the child: sleeps until start_at (agent clock), reports the wake-up
@@ -294,7 +294,11 @@ static int session_step_start(struct session_step *r, const struct control_msg *
 	ps = cJSON_GetObjectItemCaseSensitive(m->json, "prepare_s");
 	if (cJSON_IsNumber(ps) && ps->valuedouble > 0) {
 		r->prepare = 1;
-		budget_ms = (uint64_t)(ps->valuedouble * 1000);
+		/* The controller's number: within the gate's range before
+		 * it becomes an integer (a huge double has none). */
+		budget_ms = ps->valuedouble * 1e3 >= GATE_BUDGET_MAX_MS ?
+			    GATE_BUDGET_MAX_MS :
+			    (uint64_t)(ps->valuedouble * 1000);
 		r->prepare_s = (unsigned)(budget_ms / 1000) + 1;
 		r->later = cJSON_CreateArray();
 		if (!r->later)

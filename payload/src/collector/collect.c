@@ -36,6 +36,7 @@
 #include "resultdb/resultdb_index.h"
 #include "changes/changes_store.h"
 #include "lib/opt.h"
+#include "lib/stop.h"
 #include "lib/util.h"
 
 /* --- server ---------------------------------------------------------- */
@@ -80,13 +81,6 @@ struct collect_srv {
 	double threshold;
 	uint64_t retry_ns, next_catchup, indexed;
 };
-
-static volatile sig_atomic_t collect_stop;
-
-static void collect_on_signal(int sig)
-{
-	collect_stop = sig;
-}
 
 static void collect_log(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -909,7 +903,7 @@ static void collect_loop(struct collect_srv *s, int lfd)
 	int *map = calloc((size_t)s->max_conns + 1, sizeof(*map));
 	int i, n, np;
 
-	while (p && map && !collect_stop) {
+	while (p && map && !stop_requested) {
 		uint64_t now = util_mono_ns(), next = now + 500000000ull;
 
 		p[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
@@ -1322,7 +1316,6 @@ static int collect_reindex(struct collect_srv *s)
  * until a signal.  Returns the exit status. */
 static int collect_serve(struct collect_srv *s, struct collect_opts *o)
 {
-	struct sigaction sa = { .sa_handler = collect_on_signal };
 	int i, lfd, rc = 1;
 
 	/* One address may hold a quarter of the slots by default: a lab's
@@ -1346,8 +1339,7 @@ static int collect_serve(struct collect_srv *s, struct collect_opts *o)
 	}
 	if (collect_drop(s, o) != 0)
 		goto out_fd;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_on_signals();
 	signal(SIGPIPE, SIG_IGN);
 	collect_log("storing results in %s, listening on %s%s; at most %d connections, %d per address, %.3g s per request",
 		    s->dir, o->listen, s->token ? " (token required)" :

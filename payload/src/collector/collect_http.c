@@ -23,7 +23,7 @@ int collect_id_ok(const char *s)
 	if (!s || s[0] == '.')
 		return 0;
 	for (n = 0; s[n]; n++)
-		if (n >= 128 || !((s[n] >= 'a' && s[n] <= 'z') ||
+		if (n >= UPLOAD_ID_MAX || !((s[n] >= 'a' && s[n] <= 'z') ||
 				  (s[n] >= 'A' && s[n] <= 'Z') ||
 				  (s[n] >= '0' && s[n] <= '9') ||
 				  s[n] == '.' || s[n] == '_' || s[n] == '-'))
@@ -143,8 +143,8 @@ static const struct collect_hdr collect_hdrs[] = {
 	{ "Content-Length", collect_hdr_length },
 	{ "Transfer-Encoding", collect_hdr_te },
 	{ "Expect", collect_hdr_expect },
-	{ "Authorization", collect_hdr_auth },
-	{ "X-Benchboot-Result-Id", collect_hdr_id },
+	{ UPLOAD_AUTH_HEADER, collect_hdr_auth },
+	{ UPLOAD_ID_HEADER, collect_hdr_id },
 };
 
 /* One "Name: value" line p..eol into req. */
@@ -272,7 +272,7 @@ int collect_route(const struct collect_req *req, const char *token,
 	char want[300];
 
 	pid[0] = 0;
-	snprintf(want, sizeof(want), "Bearer %s", token ? token : "");
+	snprintf(want, sizeof(want), UPLOAD_BEARER "%s", token ? token : "");
 	if (token && !collect_secure_eq(req->auth, want) &&
 	    !(get && view_token && collect_basic_ok(req->auth, view_token)))
 		return util_fail(err, errlen, 401, view_token && get ?

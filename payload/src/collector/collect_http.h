@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "proto/upload.h"
+
 /* Largest request head the collector reads. */
 #define COLLECT_MAX_HEAD 16384
 
@@ -17,7 +19,7 @@ struct collect_req {
 	int chunked;			/* Transfer-Encoding: chunked */
 	int expect_continue;		/* Expect: 100-continue */
 	char auth[300];			/* Authorization value, or "" */
-	char result_id[130];		/* X-Benchboot-Result-Id, or "" */
+	char result_id[UPLOAD_ID_MAX + 2];	/* UPLOAD_ID_HEADER, or "" */
 };
 
 /* Parses an HTTP/1.x request head from buf (len bytes, need not be

@@ -13,6 +13,7 @@
 
 #include "lib/json_int.h"
 #include "load/loadgen.h"
+#include "proto/gate.h"
 #include "proto/workload_record.h"
 #include "lib/util.h"
 #include "lib/wake.h"
@@ -144,17 +145,8 @@ void lg_sum_u64(void *dst, const void *src, size_t n)
 
 static int lg_gate_fds(int *go, int *ready, uint64_t *budget_ms)
 {
-	const char *e = getenv("BENCHBOOT_GATE");
-	unsigned long long b;
-	int g, r;
-
-	if (!e || sscanf(e, "%d,%d,%llu", &g, &r, &b) != 3 || g < 0 ||
-	    r < 0)
-		return -ENOENT;
-	*go = g;
-	*ready = r;
-	*budget_ms = b;
-	return 0;
+	return gate_env_parse(getenv(GATE_ENV), go, ready, budget_ms) == 0 ?
+	       0 : -ENOENT;
 }
 
 int lg_gate_active(void)
@@ -293,7 +285,7 @@ int lg_gate(int ok)
 	if (lg_gate_fds(&go, &ready, &b) != 0)
 		return 0;
 	/* Once: a second call finds the gate gone. */
-	unsetenv("BENCHBOOT_GATE");
+	unsetenv(GATE_ENV);
 	if (write(ready, &st, 1) != 1)
 		return -EIO;
 	if (!ok)

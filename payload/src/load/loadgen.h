@@ -150,7 +150,7 @@ void lg_sum_u64(void *dst, const void *src, size_t n);
  * (connections, tables, statements), says so, and waits for the start
  * the controller gives every client once all are prepared, so the
  * measured window is the same everywhere and no preparation eats it.
- * The agent passes BENCHBOOT_GATE=GO_FD,READY_FD,DEADLINE_MS; run by
+ * The agent passes the gate in GATE_ENV (proto/gate.h); run by
  * hand, without it, the gate is open. */
 
 /* 1 when this process was started behind a gate. */

@@ -12,14 +12,8 @@
 #include "mdns/mdns_responder.h"
 #include "mdns/mdns_socket.h"
 #include "lib/opt.h"
+#include "lib/stop.h"
 #include "lib/util.h"
-
-static volatile sig_atomic_t mdns_stop;
-
-static void mdns_on_signal(int sig)
-{
-	mdns_stop = sig;
-}
 
 static void mdns_usage(FILE *o)
 {
@@ -80,7 +74,6 @@ static int mdns_watch(const char *type, const char *subtype,
 					 .cb = watch_event };
 	uint64_t end = mdns_socket_now_ms() + timeout_ms;
 	struct mdns_browser *b;
-	struct sigaction sa;
 	char err[512];
 	int rc = 0;
 
@@ -89,11 +82,8 @@ static int mdns_watch(const char *type, const char *subtype,
 		util_err("mdns", EINVAL, "browse: %s", err);
 		return 1;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = mdns_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	while (!mdns_stop && mdns_socket_now_ms() < end) {
+	stop_on_signals();
+	while (!stop_requested && mdns_socket_now_ms() < end) {
 		struct pollfd p = { mdns_browser_fd(b), POLLIN, 0 };
 		uint64_t left = end - mdns_socket_now_ms();
 		int to = mdns_browser_timeout_ms(b);
@@ -165,7 +155,7 @@ static int mdns_publish_loop(struct mdns_responder *r, struct txt_in *tin,
 	enum mdns_state shown = MDNS_PROBING;
 	int rc = 0;
 
-	while (!mdns_stop) {
+	while (!stop_requested) {
 		struct pollfd p[2] = { { mdns_responder_fd(r), POLLIN, 0 },
 				       { tin->fd, POLLIN, 0 } };
 
@@ -255,7 +245,6 @@ static int mdns_publish_main(int argc, char **argv)
 	struct txt_in tin = { .fd = -1 };
 	const char **txt = cl.txt;
 	struct mdns_responder *r;
-	struct sigaction sa;
 	struct mdns_stats st;
 	char err[512];
 	uint64_t port;
@@ -283,10 +272,7 @@ static int mdns_publish_main(int argc, char **argv)
 		util_err("mdns", EINVAL, "publish: %s", err);
 		return 1;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = mdns_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_on_signals();
 	rc = mdns_publish_loop(r, &tin, (unsigned)port);
 	mdns_responder_stats(r, &st);
 	fprintf(stderr,

@@ -17,6 +17,7 @@
 #include "lib/json_int.h"
 #include "node/spool.h"
 #include "lib/util.h"
+#include "proto/upload.h"
 
 static int spool_mkdirs(const char *path)
 {
@@ -149,7 +150,7 @@ int spool_dest_check(const struct spool_dest *d, char *err, size_t errlen)
 
 /* One request header's room, and the one a token shares it with. */
 #define SPOOL_HDR_SIZE 512
-#define SPOOL_BEARER "Authorization: Bearer "
+#define SPOOL_BEARER UPLOAD_AUTH_HEADER ": " UPLOAD_BEARER
 
 /* The request on c: method and URL for id, the body, headers (into *h,
  * freed by the caller), timeouts, and how the server is trusted.  Returns
@@ -183,7 +184,7 @@ static int spool_curl_setup(CURL *c, const struct spool_dest *d,
 	*h = curl_slist_append(*h, "Content-Type: application/json");
 	/* One round trip: no 100-continue pause. */
 	*h = curl_slist_append(*h, "Expect:");
-	n = snprintf(hdr, sizeof(hdr), "X-Benchboot-Result-Id: %s", id);
+	n = snprintf(hdr, sizeof(hdr), UPLOAD_ID_HEADER ": %s", id);
 	if (n < 0 || (size_t)n >= sizeof(hdr))
 		return -ENAMETOOLONG;
 	*h = curl_slist_append(*h, hdr);

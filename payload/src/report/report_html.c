@@ -843,12 +843,15 @@ static void html_sampler(FILE *f, struct result_doc *r, int idx)
 static void html_sm_compare(FILE *f, struct result_doc *rs, int n)
 {
 	const char *names[256];
-	const struct result_doc_step *st, *a;
+	struct result_doc_sm_cell *cell;
 	int nn, i, j, k;
 	char b[32];
 
 	nn = result_doc_sm_steps(rs, n, names, 256);
 	if (n < 2 || !nn)
+		return;
+	cell = calloc((size_t)n, sizeof(*cell));
+	if (!cell)
 		return;
 	fputs("<h2>Server sampler side by side (ratios against A)</h2>\n"
 	      "<table class=\"fig\"><tr><th>step</th><th>field</th>", f);
@@ -864,22 +867,22 @@ static void html_sm_compare(FILE *f, struct result_doc *rs, int n)
 			if (!k)
 				html_esc(f, names[j]);
 			fprintf(f, "</td><td>%s</td>", result_doc_sm_heads[k]);
-			a = result_doc_sm_at(&rs[0], names[j]);
+			result_doc_sm_compare(rs, n, names[j], k, cell);
 			for (i = 0; i < n; i++) {
-				st = result_doc_sm_at(&rs[i], names[j]);
-				html_num(b, sizeof(b), st ? st->sm[k] : 0);
-				fprintf(f, "<td>%s</td>", st ? b : "-");
+				html_num(b, sizeof(b), cell[i].v);
+				fprintf(f, "<td>%s</td>", cell[i].has ? b : "-");
 				if (i == 0)
 					continue;
-				if (st && a && a->sm[k] != 0)
+				if (cell[i].has_ratio)
 					fprintf(f, "<td>%.3f</td>",
-						st->sm[k] / a->sm[k]);
+						cell[i].ratio);
 				else
 					fputs("<td>-</td>", f);
 			}
 			fputs("</tr>\n", f);
 		}
 	fputs("</table>\n", f);
+	free(cell);
 }
 
 /* Under the probe chart: per step and result, the std-dev %, the loss

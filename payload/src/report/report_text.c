@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_system.h"
@@ -329,12 +330,15 @@ static void report_sampler_table(FILE *out, struct result_doc *r, int idx)
 static void report_sampler_compare(FILE *out, struct result_doc *rs, int n)
 {
 	const char *names[256];
-	const struct result_doc_step *st, *a;
+	struct result_doc_sm_cell *cell;
 	int nn, i, j, k;
 	char b[32];
 
 	nn = result_doc_sm_steps(rs, n, names, 256);
 	if (n < 2 || !nn)
+		return;
+	cell = calloc((size_t)n, sizeof(*cell));
+	if (!cell)
 		return;
 	fprintf(out, "\nserver sampler side by side (Byte.com combined table; ratios against A)\n  %-20s %-10s", "step", "field");
 	for (i = 0; i < n; i++) {
@@ -347,23 +351,23 @@ static void report_sampler_compare(FILE *out, struct result_doc *rs, int n)
 		for (k = 0; k < RESULT_DOC_SM_N; k++) {
 			fprintf(out, "  %-20s %-10s", k ? "" : names[j],
 				result_doc_sm_heads[k]);
-			a = result_doc_sm_at(&rs[0], names[j]);
+			result_doc_sm_compare(rs, n, names[j], k, cell);
 			for (i = 0; i < n; i++) {
-				st = result_doc_sm_at(&rs[i], names[j]);
-				if (st)
-					report_fmt(b, sizeof(b), st->sm[k]);
-				fprintf(out, " %10s", st ? b : "-");
+				if (cell[i].has)
+					report_fmt(b, sizeof(b), cell[i].v);
+				fprintf(out, " %10s", cell[i].has ? b : "-");
 				if (i == 0)
 					continue;
-				if (st && a && a->sm[k] != 0)
+				if (cell[i].has_ratio)
 					snprintf(b, sizeof(b), "%.3f",
-						 st->sm[k] / a->sm[k]);
+						 cell[i].ratio);
 				else
 					snprintf(b, sizeof(b), "-");
 				fprintf(out, " %8s", b);
 			}
 			fputc('\n', out);
 		}
+	free(cell);
 }
 
 static void report_probe_table(FILE *out, struct result_doc *rs, int n)

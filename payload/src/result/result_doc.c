@@ -1140,6 +1140,24 @@ const struct result_doc_step *result_doc_sm_at(const struct result_doc *r,
 	return s >= 0 && r->steps[s].sm_n ? &r->steps[s] : NULL;
 }
 
+void result_doc_sm_compare(const struct result_doc *rs, int n,
+			   const char *name, int k,
+			   struct result_doc_sm_cell *cells)
+{
+	const struct result_doc_step *a = result_doc_sm_at(&rs[0], name), *st;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		st = i ? result_doc_sm_at(&rs[i], name) : a;
+		cells[i].has = st != NULL;
+		cells[i].v = st ? st->sm[k] : 0;
+		cells[i].ratio = st && a && a->sm[k] != 0 ?
+				 st->sm[k] / a->sm[k] : 0;
+		cells[i].has_ratio = i > 0 && st && a && a->sm[k] != 0 &&
+				     isfinite(cells[i].ratio);
+	}
+}
+
 int result_doc_op_names(const struct result_doc *rs, int n,
 			const char **names, int max)
 {

@@ -164,6 +164,23 @@ int result_doc_sm_steps(struct result_doc *rs, int n, const char **names,
 const struct result_doc_step *result_doc_sm_at(const struct result_doc *r,
 					       const char *name);
 
+/* One result's cell in the sampler comparison of several results (the
+ * text and the HTML report draw the same table from it). */
+struct result_doc_sm_cell {
+	int has;		/* the result sampled the step */
+	double v;		/* its average of the field */
+	int has_ratio;		/* not the first result, both sampled the
+				 * step, the first's average is not 0, and
+				 * the ratio is finite */
+	double ratio;		/* v over the first result's */
+};
+
+/* The comparison of rs[0..n) for the step called name and sampler field
+ * k (< RESULT_DOC_SM_N): cells[i] for result i. */
+void result_doc_sm_compare(const struct result_doc *rs, int n,
+			   const char *name, int k,
+			   struct result_doc_sm_cell *cells);
+
 /* The distinct names of the sql ops operations over rs[0..n), in the
  * order they first appear, into names (pointers into rs, at most max).
  * Returns how many. */

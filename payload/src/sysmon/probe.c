@@ -16,6 +16,7 @@
 #include "lib/hist.h"
 #include "proto/workload_record.h"
 #include "sysmon/probe.h"
+#include "lib/stop.h"
 #include "lib/util.h"
 
 #define PROBE_NS 1000000000ULL
@@ -82,15 +83,8 @@ struct probe_opts {
 	char host[256];
 };
 
-static volatile sig_atomic_t probe_stop;
 /* where the work's result goes, so the compiler must compute it */
 static volatile uint64_t probe_sink;
-
-static void probe_on_signal(int sig)
-{
-	(void)sig;
-	probe_stop = 1;
-}
 
 static void probe_usage(FILE *out)
 {
@@ -287,7 +281,7 @@ static int probe_loop(struct probe_run *r)
 	uint64_t k = 0, sink = 0;
 	int rc;
 
-	while (!probe_stop) {
+	while (!stop_requested) {
 		uint64_t d = probe_deadline(r->t0, k, o->rate), w, s;
 		struct timespec ts;
 
@@ -296,7 +290,7 @@ static int probe_loop(struct probe_run *r)
 		rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
 				     NULL);
 		if (rc == EINTR)
-			continue;	/* probe_stop decides */
+			continue;	/* stop_requested decides */
 		if (rc != 0 && ++r->sleep_errors > 10) {
 			util_err("probe", rc, "clock_nanosleep: %s",
 				 strerror(rc));
@@ -326,7 +320,6 @@ int probe_main(int argc, char **argv)
 {
 	struct probe_opts o = { 0 };
 	struct probe_run r = { .o = &o, .cap = 64 };
-	struct sigaction sa;
 	int rc, ret = 1;
 
 	rc = probe_parse_opts(argc, argv, &o);
@@ -341,10 +334,7 @@ int probe_main(int argc, char **argv)
 		goto out;
 	}
 	hist_init(r.late);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = probe_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_on_signals();
 	if (!o.json)
 		printf("second     done     lost  dev_pct  late_max_us\n");
 

@@ -13,6 +13,7 @@
 #include "lib/hist.h"
 #include "proto/workload_record.h"
 #include "sysmon/sample.h"
+#include "lib/stop.h"
 #include "lib/util.h"
 
 static const char *const sample_names[SAMPLE_NFIELDS] = {
@@ -374,14 +375,6 @@ struct sample_opts {
 	char host[256];
 };
 
-static volatile sig_atomic_t sample_stop;
-
-static void sample_on_signal(int sig)
-{
-	(void)sig;
-	sample_stop = 1;
-}
-
 static void sample_usage(FILE *out)
 {
 	fprintf(out,
@@ -706,7 +699,7 @@ static int sample_wait(struct sample_run *r)
 	ts.tv_sec = (time_t)(r->deadline / 1000000000ULL);
 	ts.tv_nsec = (long)(r->deadline % 1000000000ULL);
 	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-	return rc == EINTR || sample_stop;
+	return rc == EINTR || stop_requested;
 }
 
 /* Takes reading i and reports the interval since the previous one.
@@ -779,7 +772,7 @@ static int sample_loop(struct sample_run *r, struct sample_raw *first)
 	if (!o->json)
 		sample_print_header(o);
 	r->deadline = r->prev->monotonic_ns;
-	for (i = 1; !sample_stop && (o->count == 0 || i <= o->count); i++) {
+	for (i = 1; !stop_requested && (o->count == 0 || i <= o->count); i++) {
 		if (sample_wait(r))
 			break;
 		rc = sample_step(r, i);
@@ -804,7 +797,6 @@ int sample_main(int argc, char **argv)
 	struct sample_opts o = { 0 };
 	struct sample_run r = { .o = &o, .hz = 100, .pagesize = 4096 };
 	struct sample_raw *raw = NULL, *first = NULL;
-	struct sigaction sa;
 	int rc, ret = 1;
 
 	rc = sample_parse_opts(argc, argv, &o);
@@ -832,10 +824,7 @@ int sample_main(int argc, char **argv)
 		r.hz = sample_os_hz(r.live);
 		r.pagesize = sample_os_pagesize(r.live);
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = sample_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_on_signals();
 	r.prev = &raw[0];
 	r.cur = &raw[1];
 	ret = sample_loop(&r, first);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "load/loadgen.h"
+#include "proto/gate.h"
 #include "tap.h"
 #include "lib/util.h"
 
@@ -175,6 +176,58 @@ static int gate_rt_allowed(void)
 		return 0;
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &other);
 	return 1;
+}
+
+/* The gate's variable as the agent writes it and the workload reads it:
+ * what parses, what is refused. */
+static void test_gate_env(void)
+{
+	static const struct {
+		const char *s;
+		int rc, go, ready;
+		uint64_t ms;
+	} c[] = {
+		{ "3,4,2500", 0, 3, 4, 2500 },
+		{ "0,1,0", 0, 0, 1, 0 },
+		{ "2147483647,9,86400000", 0, 2147483647, 9, 86400000 },
+		{ "3,4,86400001", -EINVAL, 0, 0, 0 },	/* past a day */
+		{ "2147483648,4,1", -EINVAL, 0, 0, 0 },	/* past INT_MAX */
+		{ "-1,4,1", -EINVAL, 0, 0, 0 },
+		{ "3,4", -EINVAL, 0, 0, 0 },
+		{ "3,4,1,", -EINVAL, 0, 0, 0 },
+		{ "3,4,1x", -EINVAL, 0, 0, 0 },
+		{ " 3,4,1", -EINVAL, 0, 0, 0 },
+		{ "3,,1", -EINVAL, 0, 0, 0 },
+		{ "", -EINVAL, 0, 0, 0 },
+		{ "x", -EINVAL, 0, 0, 0 },
+		{ "99999999999999999999999,4,1", -EINVAL, 0, 0, 0 },
+	};
+	size_t i;
+	char buf[64], tiny[4];
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int go = -7, ready = -7, rc;
+		uint64_t ms = 7;
+
+		rc = gate_env_parse(c[i].s, &go, &ready, &ms);
+		tap_ok(rc == c[i].rc && (rc != 0 || (go == c[i].go &&
+		       ready == c[i].ready && ms == c[i].ms)) &&
+		       (rc == 0 || (go == -7 && ready == -7 && ms == 7)),
+		       "gate variable '%s': %s", c[i].s,
+		       c[i].rc ? "refused, nothing set" : "parsed");
+	}
+	TAP_EQ_INT(gate_env_parse(NULL, NULL, NULL, NULL), -EINVAL,
+		   "gate variable absent: refused");
+	tap_ok(gate_env_format(buf, sizeof(buf), 5, 6, 1500) == 0 &&
+	       strcmp(buf, "5,6,1500") == 0,
+	       "gate variable written as it is read");
+	TAP_EQ_INT(gate_env_format(tiny, sizeof(tiny), 5, 6, 1500),
+		   -ENAMETOOLONG, "gate variable: too small a buffer");
+	TAP_EQ_INT(gate_env_format(buf, sizeof(buf), -1, 6, 1500), -EINVAL,
+		   "gate variable: a negative descriptor is refused");
+	TAP_EQ_INT(gate_env_format(buf, sizeof(buf), 5, 6,
+				   GATE_BUDGET_MAX_MS + 1), -EINVAL,
+		   "gate variable: a budget past a day is refused");
 }
 
 /* The prepare gate as an agent drives it: two pipes in BENCHBOOT_GATE,
@@ -358,6 +411,7 @@ static void test_prepare_conns(void)
 
 int main(void)
 {
+	test_gate_env();
 	test_gate();
 	test_prepare_conns();
 	test_share();

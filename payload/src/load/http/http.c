@@ -26,6 +26,7 @@
 #include "load/http/http_run.h"
 #include "load/http/http_target.h"
 #include "load/loadgen.h"
+#include "lib/stop.h"
 #include "lib/util.h"
 
 #ifndef SYS_epoll_pwait2
@@ -44,12 +45,6 @@
 #define HTTP_NAP_DIV 4
 #define HTTP_NAP_MIN_NS 5000
 #define HTTP_NAP_MAX_NS 1000000
-
-static void http_on_signal(int sig)
-{
-	(void)sig;
-	http_run_stop = 1;
-}
 
 /* --- per-connection engine ----------------------------------------- */
 
@@ -426,7 +421,7 @@ static void thread_drain(struct http_thread *th, struct epoll_event *evs,
 		for (i = 0, busy = 0; i < th->nconns && !busy; i++)
 			busy = th->conns[i].state != C_IDLE &&
 			       th->conns[i].inflight;
-		if (!busy || now >= until || http_run_stop)
+		if (!busy || now >= until || stop_requested)
 			return;
 		n = epoll_wait(th->epfd, evs, HTTP_MAXEV,
 			       (int)((until - now + 999999) / 1000000));
@@ -535,7 +530,7 @@ static void thread_finish(struct http_thread *th, struct epoll_event *evs,
 			conn_close(&th->conns[i]);
 		}
 	}
-	if (!http_run_stop) {
+	if (!stop_requested) {
 		struct http_stats final = th->st;
 
 		thread_drain(th, evs, now);
@@ -567,7 +562,7 @@ static void *thread_main(void *arg)
 		now = util_mono_ns();
 		if (!th->measuring && now >= th->measure_start)
 			http_run_begin_measure(th);
-		if (now >= th->end || http_run_stop)
+		if (now >= th->end || stop_requested)
 			break;
 		for (i = 0; i < (unsigned)(n > 0 ? n : 0); i++) {
 			if (evs[i].data.ptr)
@@ -1117,16 +1112,14 @@ static int http_targets(struct http_cfg *cfg, struct http_args *a,
 static int http_run(struct http_cfg *cfg, const struct http_args *a,
 		    int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = http_on_signal };
 	struct lg_threads lt = { 0 };
 	struct http_thread *ths;
 	uint64_t t0, real0;
 	int rc, *pre = NULL;
 
 	signal(SIGPIPE, SIG_IGN);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	http_run_stop = 0;
+	stop_on_signals();
+	stop_requested = 0;
 	ths = calloc(cfg->threads, sizeof(*ths));
 	if (!ths)
 		return util_err("http", ENOMEM, "no memory for %u threads", cfg->threads);
@@ -1161,7 +1154,7 @@ static int http_run(struct http_cfg *cfg, const struct http_args *a,
 			      cfg->curl ? http_curl_thread : thread_main);
 	if (rc != 0) {
 		util_err("http", -rc, "cannot start thread %u", lt.started);
-		http_run_stop = 1;
+		stop_requested = 1;
 	}
 	lg_threads_join(&lt);
 	if (rc == 0) {

@@ -11,6 +11,7 @@
 
 #include "load/http/http_curl.h"
 #include "load/http/http_run.h"
+#include "lib/stop.h"
 #include "lib/util.h"
 #include "lib/version.h"
 
@@ -345,7 +346,7 @@ void *http_curl_thread(void *arg)
 		now = util_mono_ns();
 		if (!th->measuring && now >= th->measure_start)
 			http_run_begin_measure(th);
-		if (now >= th->end || http_run_stop)
+		if (now >= th->end || stop_requested)
 			break;
 		/* Slots past are taken: each connection's own next slot
 		 * (issue()) runs behind the thread's. */

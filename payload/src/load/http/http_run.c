@@ -12,8 +12,6 @@ const char *const http_run_err_names[HTTP_E_N] = {
 	"status_other", "parse",
 };
 
-volatile sig_atomic_t http_run_stop;
-
 void http_run_note_err(struct http_thread *th, int cls, const char *what,
 		       int err)
 {

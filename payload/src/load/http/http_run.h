@@ -124,9 +124,6 @@ struct http_thread {
 /* Error class names, in enum http_err order. */
 extern const char *const http_run_err_names[HTTP_E_N];
 
-/* Set by SIGINT/SIGTERM: every loop stops at its next wake-up. */
-extern volatile sig_atomic_t http_run_stop;
-
 /* xorshift64*: the per-connection PRNG choosing among paths. */
 static inline uint64_t http_xorshift(uint64_t *s)
 {
