@@ -5,41 +5,8 @@
 #define BB_RUNNER_H
 
 #include <signal.h>
-#include <stdint.h>
 
-#include "proto/auth.h"
-
-/* What the controller role was told on its command line. */
-struct runner_opts {
-	const char *id;
-	const char *listen;		/* [ADDR][:PORT] */
-	const char *suite;		/* NAME, PATH or URL; NULL: smoke */
-	const char *suite_dir;
-	const char *upload;		/* URL or NULL */
-	const char *token;		/* upload bearer token */
-	const char *ca;			/* https upload: CA file (spool.h) */
-	const char *pin;		/* https upload: sha256//... pin */
-	const char *spool;		/* spool directory */
-	const char *run_id;		/* NULL: a new id; else this run's id,
-					 * resumed from its checkpoint */
-	const char *sets[32];		/* KEY=VALUE overrides */
-	int nsets;
-	int peers;			/* clients to wait for; -1: suite's */
-	int64_t wait_ns;		/* peer wait; -1: suite's */
-	int64_t upload_deadline_ns;	/* 0: retry transient failures
-					 * forever (the agent's default: 1h) */
-	long upload_timeout_s;		/* one upload attempt */
-	int no_series;			/* local server: no probe/sampler */
-	const char *procs;		/* local server: sampler --proc list */
-	int local_server;		/* the controller is also the server */
-	double time_scale;		/* suite_scale() factor; 0 or 1: none */
-	const char *target;		/* the server under test, any host:
-					 * no server agent waited for */
-	const struct auth_key *key;	/* the lab key; NULL: open lab */
-	const char *lab;		/* lab name; "" the default lab (not NULL) */
-	char *yield_to;			/* local server: where to go on yield */
-	size_t yield_len;
-};
+#include "controller/runner_state.h"
 
 /* Agents are admitted only through the handshake of auth.h when o->key
  * is set (an agent without the key, or with another, is refused and

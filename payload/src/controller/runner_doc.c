@@ -9,7 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "controller/runner.h"
 #include "controller/runner_doc.h"
 #include "controller/runner_link.h"
 #include "controller/runner_peers.h"

@@ -12,9 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "controller/runner.h"
 #include "controller/runner_peers.h"
-#include "controller/runner_yield.h"
+#include "controller/runner_handover.h"
 #include "lib/json_int.h"
 #include "node/peer.h"
 
@@ -832,13 +831,13 @@ void runner_peers_serve_for(struct runner *r, uint64_t ns)
 
 /* A local server watches for another controller of its lab with a lower
  * id; finding one (in a keyed lab: one that proves the key,
- * runner_yield.h), it yields. */
+ * runner_handover.h), it yields. */
 static int runner_should_yield(struct runner *r)
 {
 	const struct runner_opts *o = r->o;
 
 	if (!r->yielding && o->local_server && o->yield_to &&
-	    runner_yield_check(o))
+	    runner_handover_check(o))
 		r->yielding = 1;
 	return r->yielding;
 }
@@ -859,7 +858,7 @@ cJSON *runner_peers_wait(struct runner *r)
 
 	node_log("waiting up to %.0f s for %d client(s) and %d server(s)", (double)wait_ns / 1e9, want_cl, want_srv);
 	if (o->local_server && o->yield_to)
-		runner_yield_start(o);
+		runner_handover_start(o);
 	while (!*r->stop && (runner_peers_count(r, ROLE_CLIENT) < want_cl ||
 			     runner_peers_count(r, ROLE_SERVER) < want_srv) &&
 	       util_mono_ns() - t0 < wait_ns) {
@@ -868,7 +867,7 @@ cJSON *runner_peers_wait(struct runner *r)
 		if (runner_should_yield(r))
 			break;
 	}
-	runner_yield_stop();
+	runner_handover_stop();
 	ncl = runner_peers_count(r, ROLE_CLIENT);
 	nsrv = runner_peers_count(r, ROLE_SERVER);
 	short_ = ncl < want_cl || nsrv < want_srv;

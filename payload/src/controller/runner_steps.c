@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "controller/runner.h"
 #include "controller/runner_doc.h"
 #include "controller/runner_link.h"
 #include "controller/runner_peers.h"

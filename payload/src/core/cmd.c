@@ -7,7 +7,7 @@
 #include "changes/changes_cmd.h"
 #include "core/cmd.h"
 #include "collector/collect.h"
-#include "lib/fetch.h"
+#include "core/fetch_cmd.h"
 #include "load/http/http.h"
 #include "ident/ident.h"
 #include "mdns/mdns_cmd.h"
@@ -18,7 +18,7 @@
 #include "load/smtp/smtp_sink.h"
 #include "load/sql/sql.h"
 #include "load/sql/sqlping.h"
-#include "lib/version.h"
+#include "core/version_cmd.h"
 
 static int help_main(int argc, char **argv);
 

@@ -1,4 +1,5 @@
-/* lib/fetch.c: libcurl downloads, atomically into a file or to stdout. */
+/* lib/fetch.c: libcurl downloads, atomically into a file or to a stream
+ * (lib/fetch.h); `benchboot fetch` is core/fetch_cmd.c. */
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,10 +9,9 @@
 #include <unistd.h>
 
 #include "lib/fetch.h"
-#include "lib/opt.h"
 #include "lib/util.h"
 
-static int curl_get(const char *url, FILE *out, long timeout_s, char *err,
+int fetch_to_stream(const char *url, FILE *out, long timeout_s, char *err,
 		    size_t errlen)
 {
 	char cerr[CURL_ERROR_SIZE] = "";
@@ -70,7 +70,7 @@ int fetch_to_file(const char *url, const char *path, long timeout_s,
 		snprintf(err, errlen, "%s: %s", part, strerror(errno));
 		goto err_free;
 	}
-	rc = curl_get(url, f, timeout_s, err, errlen);
+	rc = fetch_to_stream(url, f, timeout_s, err, errlen);
 	if (rc != 0)
 		goto err_close;
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
@@ -99,58 +99,4 @@ err_unlink:
 err_free:
 	free(part);
 	return rc;
-}
-
-static void fetch_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: benchboot fetch [-o FILE] [--timeout SECONDS] URL\n");
-}
-
-/* What the command line sets. */
-struct fetch_cmdline {
-	const char *path;	/* -o */
-	uint64_t timeout;	/* seconds */
-};
-
-static const struct opt fetch_opt_tab[] = {
-	{ .name = "output", .key = 'o', .kind = OPT_STR,
-	  .off = OPT_AT(struct fetch_cmdline, path) },
-	{ .name = "timeout", .key = 't', .kind = OPT_U64,
-	  .off = OPT_AT(struct fetch_cmdline, timeout), .min = 1,
-	  .max = 86400, .bad = "--timeout '%s': want seconds 1..86400" },
-};
-
-int fetch_main(int argc, char **argv)
-{
-	static const struct optset set = OPTSET("fetch", fetch_opt_tab,
-						fetch_usage);
-	struct fetch_cmdline cl = { .timeout = 60 };
-	const char *path;
-	uint64_t timeout;
-	char err[512];
-	int argi, rc;
-
-	rc = opt_main(&set, &cl, argc, argv, &argi);
-	if (rc != 0)
-		return rc > 0 ? 0 : 2;
-	path = cl.path;
-	timeout = cl.timeout;
-	if (argi != argc - 1) {
-		fetch_usage(stderr);
-		return 2;
-	}
-	curl_global_init(CURL_GLOBAL_DEFAULT);
-	if (path)
-		rc = fetch_to_file(argv[argi], path, (long)timeout, err,
-				   sizeof(err));
-	else
-		rc = curl_get(argv[argi], stdout, (long)timeout, err,
-			      sizeof(err));
-	curl_global_cleanup();
-	if (rc != 0) {
-		util_err("fetch", -rc, "%s", err);
-		return 1;
-	}
-	return 0;
 }

@@ -4,6 +4,7 @@
 #define BB_FETCH_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Downloads url into path (written to path.part, fsync'd, then renamed,
  * so path is complete or absent).  timeout_s bounds the whole transfer.
@@ -13,9 +14,10 @@
 int fetch_to_file(const char *url, const char *path, long timeout_s,
 		  char *err, size_t errlen);
 
-/* `benchboot fetch [-o FILE] [--timeout SECONDS] URL`: downloads URL to
- * FILE (default: stdout).  Returns 0 on success, 1 on failure, 2 on a
- * usage error. */
-int fetch_main(int argc, char **argv);
+/* Downloads url to out as it arrives (a failure may leave part of it
+ * written).  timeout_s bounds the whole transfer; HTTP status >= 400 is
+ * a failure.  Returns 0, -EIO or -ENOMEM, with a message in err. */
+int fetch_to_stream(const char *url, FILE *out, long timeout_s, char *err,
+		    size_t errlen);
 
 #endif

@@ -1,6 +1,8 @@
-/* lib/version.c: `benchboot --version`.  The Debian versions come from the
- * recipes (bb_pins.h); the upstream versions from the libraries' own
- * headers, so a mismatch between recipe and build shows. */
+/* lib/version.c: benchboot's version and its pinned inputs'
+ * (lib/version.h; `benchboot version` is core/version_cmd.c).  The Debian
+ * versions come from the recipes (bb_pins.h); the upstream versions from
+ * the libraries' own headers, so a mismatch between recipe and build
+ * shows. */
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <mariadb_version.h>
@@ -118,10 +120,4 @@ cJSON *version_to_json(void)
 		}
 	}
 	return o;
-}
-
-int version_main(int argc, char **argv)
-{
-	version_print(stdout);
-	return 0;
 }

@@ -24,7 +24,4 @@ void version_print(FILE *out);
  * it; NULL when out of memory. */
 struct cJSON *version_to_json(void);
 
-/* `benchboot version`: prints version_print() to stdout; returns 0. */
-int version_main(int argc, char **argv);
-
 #endif

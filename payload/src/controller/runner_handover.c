@@ -1,4 +1,4 @@
-/* controller/runner_yield.c: the lower id leads two controllers of a lab;
+/* controller/runner_handover.c: the lower id leads two controllers of a lab;
  * in a keyed lab only once it has proved the lab key, since anyone on the
  * LAN can announce role=controller with a copied lab name. */
 #include <errno.h>
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "controller/runner_yield.h"
+#include "controller/runner_handover.h"
 #include "lib/util.h"
 #include "mdns/mdns.h"
 #include "mdns/mdns_browser.h"
@@ -15,53 +15,53 @@
 #include "proto/control.h"
 
 /* Controllers that failed the check, not asked again until "until". */
-#define RUNNER_YIELD_REFUSED 32
+#define RUNNER_HANDOVER_REFUSED 32
 
-static struct mdns_browser *runner_yield_b;
-static uint64_t runner_yield_due;
+static struct mdns_browser *runner_handover_b;
+static uint64_t runner_handover_due;
 static struct {
 	char id[96], at[80];
 	uint64_t until;
-} runner_yield_refused[RUNNER_YIELD_REFUSED];
-static unsigned runner_yield_nref;
+} runner_handover_refused[RUNNER_HANDOVER_REFUSED];
+static unsigned runner_handover_nref;
 
-static void runner_yield_log(void *arg, const char *msg)
+static void runner_handover_log(void *arg, const char *msg)
 {
 	node_log("mdns: %s", msg);
 }
 
-static int runner_yield_keyed(const struct runner_opts *o)
+static int runner_handover_keyed(const struct runner_opts *o)
 {
 	return o->key && o->key->len;
 }
 
-int runner_yield_start(const struct runner_opts *o)
+int runner_handover_start(const struct runner_opts *o)
 {
-	struct mdns_browse_conf conf = { .log = runner_yield_log };
+	struct mdns_browse_conf conf = { .log = runner_handover_log };
 	char err[256];
 
-	if (!runner_yield_keyed(o))
+	if (!runner_handover_keyed(o))
 		return peer_watch_start();
-	if (runner_yield_b)
+	if (runner_handover_b)
 		return 0;
-	runner_yield_b = mdns_browser_new(&conf, err, sizeof(err));
-	if (!runner_yield_b) {
+	runner_handover_b = mdns_browser_new(&conf, err, sizeof(err));
+	if (!runner_handover_b) {
 		node_log("not watching for other controllers: %s", err);
 		return -EIO;
 	}
-	runner_yield_due = 0;
+	runner_handover_due = 0;
 	return 0;
 }
 
-void runner_yield_stop(void)
+void runner_handover_stop(void)
 {
 	peer_watch_stop();
-	mdns_browser_free(runner_yield_b);
-	runner_yield_b = NULL;
+	mdns_browser_free(runner_handover_b);
+	runner_handover_b = NULL;
 }
 
 /* Whether in's TXT key equals want ("" for an absent key). */
-static int runner_yield_txt_is(const struct mdns_instance *in,
+static int runner_handover_txt_is(const struct mdns_instance *in,
 			       const char *key, const char *want)
 {
 	const char *v;
@@ -73,40 +73,42 @@ static int runner_yield_txt_is(const struct mdns_instance *in,
 }
 
 /* Whether id at "at" failed a check that is still fresh. */
-static int runner_yield_was_refused(const char *id, const char *at)
+static int runner_handover_was_refused(const char *id, const char *at)
 {
 	uint64_t now = util_mono_ns();
 	unsigned i;
 
-	for (i = 0; i < runner_yield_nref; i++)
-		if (runner_yield_refused[i].until > now &&
-		    strcmp(runner_yield_refused[i].id, id) == 0 &&
-		    strcmp(runner_yield_refused[i].at, at) == 0)
+	for (i = 0; i < runner_handover_nref; i++)
+		if (runner_handover_refused[i].until > now &&
+		    strcmp(runner_handover_refused[i].id, id) == 0 &&
+		    strcmp(runner_handover_refused[i].at, at) == 0)
 			return 1;
 	return 0;
 }
 
 /* Remembers a failed check (the oldest entry goes when full). */
-static void runner_yield_refuse(const char *id, const char *at)
+static void runner_handover_refuse(const char *id, const char *at)
 {
 	unsigned i = 0, k;
 
-	if (runner_yield_nref < RUNNER_YIELD_REFUSED)
-		i = runner_yield_nref++;
+	if (runner_handover_nref < RUNNER_HANDOVER_REFUSED)
+		i = runner_handover_nref++;
 	else
-		for (k = 1; k < RUNNER_YIELD_REFUSED; k++)
-			if (runner_yield_refused[k].until <
-			    runner_yield_refused[i].until)
+		for (k = 1; k < RUNNER_HANDOVER_REFUSED; k++)
+			if (runner_handover_refused[k].until <
+			    runner_handover_refused[i].until)
 				i = k;
-	snprintf(runner_yield_refused[i].id, sizeof(runner_yield_refused[i].id), "%s", id);
-	snprintf(runner_yield_refused[i].at, sizeof(runner_yield_refused[i].at), "%s", at);
-	runner_yield_refused[i].until = util_mono_ns() +
-					RUNNER_YIELD_RETRY_S * 1000000000ull;
+	snprintf(runner_handover_refused[i].id,
+		 sizeof(runner_handover_refused[i].id), "%s", id);
+	snprintf(runner_handover_refused[i].at,
+		 sizeof(runner_handover_refused[i].at), "%s", at);
+	runner_handover_refused[i].until = util_mono_ns() +
+					RUNNER_HANDOVER_RETRY_S * 1000000000ull;
 }
 
 /* Reads c until its first whole line parses as a message into m, or the
  * deadline.  Returns 0, or a negative errno with the reason in why. */
-static int runner_yield_read(struct control_conn *c, uint64_t deadline,
+static int runner_handover_read(struct control_conn *c, uint64_t deadline,
 			     struct control_msg *m, char *why, size_t whylen)
 {
 	struct pollfd p = { .fd = c->fd, .events = POLLIN };
@@ -123,7 +125,7 @@ static int runner_yield_read(struct control_conn *c, uint64_t deadline,
 			return util_fail(why, whylen, rc, "a line too long");
 		now = util_mono_ns();
 		if (now >= deadline)
-			return util_fail(why, whylen, -ETIMEDOUT, "no challenge within %d ms", RUNNER_YIELD_CHECK_MS);
+			return util_fail(why, whylen, -ETIMEDOUT, "no challenge within %d ms", RUNNER_HANDOVER_CHECK_MS);
 		if (poll(&p, 1, (int)((deadline - now) / 1000000u) + 1) < 0)
 			return util_fail(why, whylen, -errno, "poll: %s", strerror(errno));
 		rc = control_conn_read(c);
@@ -138,11 +140,11 @@ static int runner_yield_read(struct control_conn *c, uint64_t deadline,
  * nonce out, the controller's proof over both nonces back, checked with
  * the lab; then closed, never joined.  Returns 0 when the controller at
  * host:port proved the key, or a negative errno with the reason in why. */
-static int runner_yield_prove(const struct runner_opts *o, const char *host,
+static int runner_handover_prove(const struct runner_opts *o, const char *host,
 			      int port, char *why, size_t whylen)
 {
 	uint64_t deadline = util_mono_ns() +
-			    RUNNER_YIELD_CHECK_MS * 1000000ull;
+			    RUNNER_HANDOVER_CHECK_MS * 1000000ull;
 	struct control_msg m = { 0 };
 	struct control_conn c;
 	char nonce[AUTH_HEX_NONCE + 1];
@@ -152,7 +154,7 @@ static int runner_yield_prove(const struct runner_opts *o, const char *host,
 	rc = auth_nonce(nonce);
 	if (rc != 0)
 		return util_fail(why, whylen, rc, "no randomness for a nonce");
-	fd = control_connect(host, port, RUNNER_YIELD_CHECK_MS);
+	fd = control_connect(host, port, RUNNER_HANDOVER_CHECK_MS);
 	if (fd < 0)
 		return util_fail(why, whylen, fd, "connect: %s", strerror(-fd));
 	control_conn_init(&c, fd);
@@ -174,7 +176,7 @@ static int runner_yield_prove(const struct runner_opts *o, const char *host,
 		util_fail(why, whylen, rc, "send: %s", strerror(-rc));
 		goto out;
 	}
-	rc = runner_yield_read(&c, deadline, &m, why, whylen);
+	rc = runner_handover_read(&c, deadline, &m, why, whylen);
 	if (rc != 0)
 		goto out;
 	if (m.type != CONTROL_CHALLENGE)
@@ -193,23 +195,23 @@ out:
 }
 
 /* Runs the browser's due work, or reads what arrived. */
-static void runner_yield_service(void)
+static void runner_handover_service(void)
 {
-	struct pollfd p = { .fd = mdns_browser_fd(runner_yield_b),
+	struct pollfd p = { .fd = mdns_browser_fd(runner_handover_b),
 			    .events = POLLIN };
 	uint64_t now = util_mono_ns();
 
-	if (now < runner_yield_due && poll(&p, 1, 0) <= 0)
+	if (now < runner_handover_due && poll(&p, 1, 0) <= 0)
 		return;
-	mdns_browser_handle(runner_yield_b);
-	runner_yield_due = now + (uint64_t)mdns_browser_timeout_ms(
-					 runner_yield_b) * 1000000u;
+	mdns_browser_handle(runner_handover_b);
+	runner_handover_due = now + (uint64_t)mdns_browser_timeout_ms(
+					 runner_handover_b) * 1000000u;
 }
 
 /* A keyed lab: the first announced controller with a lower id that
  * proves the key (at most one check per call, so the caller's loop goes
  * on servicing its agents between checks). */
-static int runner_yield_keyed_check(const struct runner_opts *o)
+static int runner_handover_keyed_check(const struct runner_opts *o)
 {
 	const struct mdns_instance *in;
 	char id[96], at[80], why[256];
@@ -217,24 +219,25 @@ static int runner_yield_keyed_check(const struct runner_opts *o)
 	size_t i;
 	int vl;
 
-	if (!runner_yield_b)
+	if (!runner_handover_b)
 		return 0;
-	runner_yield_service();
-	for (i = 0; (in = mdns_browser_get(runner_yield_b, i)); i++) {
+	runner_handover_service();
+	for (i = 0; (in = mdns_browser_get(runner_handover_b, i)); i++) {
 		vl = mdns_txt_get(in->txt, in->txt_len, "id", &v);
-		if (vl <= 0 || !runner_yield_txt_is(in, "role", "controller") ||
-		    !runner_yield_txt_is(in, "lab", o->lab ? o->lab : ""))
+		if (vl <= 0 ||
+		    !runner_handover_txt_is(in, "role", "controller") ||
+		    !runner_handover_txt_is(in, "lab", o->lab ? o->lab : ""))
 			continue;
 		snprintf(id, sizeof(id), "%.*s", vl, v);
 		if (strcmp(id, o->id) >= 0 || !in->addr[0])
 			continue;
 		snprintf(at, sizeof(at), "%s:%u", in->addr, in->port);
-		if (runner_yield_was_refused(id, at))
+		if (runner_handover_was_refused(id, at))
 			continue;
-		if (runner_yield_prove(o, in->addr, in->port, why,
+		if (runner_handover_prove(o, in->addr, in->port, why,
 				       sizeof(why)) != 0) {
-			node_log("controller %s (%s) announces a lower id but did not prove the lab key (%s): not yielding to it; asked again in %d s", id, at, why, RUNNER_YIELD_RETRY_S);
-			runner_yield_refuse(id, at);
+			node_log("controller %s (%s) announces a lower id but did not prove the lab key (%s): not yielding to it; asked again in %d s", id, at, why, RUNNER_HANDOVER_RETRY_S);
+			runner_handover_refuse(id, at);
 			return 0;
 		}
 		snprintf(o->yield_to, o->yield_len, "%s", at);
@@ -244,12 +247,12 @@ static int runner_yield_keyed_check(const struct runner_opts *o)
 	return 0;
 }
 
-int runner_yield_check(const struct runner_opts *o)
+int runner_handover_check(const struct runner_opts *o)
 {
 	if (!o->yield_to)
 		return 0;
-	if (!runner_yield_keyed(o))
+	if (!runner_handover_keyed(o))
 		return peer_watch_lower(o->id, o->lab, o->yield_to,
 					o->yield_len) == 0;
-	return runner_yield_keyed_check(o);
+	return runner_handover_keyed_check(o);
 }
