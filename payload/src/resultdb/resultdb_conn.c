@@ -10,9 +10,9 @@
 
 #include <mysql.h>
 
+#include "dbconn/dbconn.h"
 #include "lib/hostport.h"
 #include "lib/util.h"
-#include "load/sql/sql_conn.h"
 #include "resultdb/resultdb_conn.h"
 
 /* --- the URL ---------------------------------------------------------- */
@@ -602,19 +602,21 @@ struct resultdb *resultdb_new_exec(resultdb_exec_fn fn, void *arg)
 
 int resultdb_connect(struct resultdb *st, char *err, size_t errlen)
 {
-	struct sql_target tg = {
+	struct dbconn_target tg = {
 		.host = st->url.host, .user = st->url.user,
 		.password = st->url.pass, .db = st->url.db,
 		.port = st->url.port, .timeout_s = st->timeout_s,
 	};
-	int cls, rc;
+	uint64_t took;
+	unsigned errnum;
+	int rc;
 
 	if (st->exec)
 		return 0;
 	if (st->m && mysql_ping(st->m) == 0)
 		return 0;
 	resultdb_disconnect(st);
-	st->m = sql_connect(&tg, err, errlen, &cls);
+	st->m = dbconn_connect(&tg, err, errlen, &errnum, &took);
 	if (!st->m)
 		return -EIO;
 	/* Strict: a value the schema cannot hold is an error, never a

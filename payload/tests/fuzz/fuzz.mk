@@ -39,7 +39,7 @@ fuzz_webui_query_SRCS := collector/webui_query.c lib/util.c
 # symbols resultdb_conn.c names; none of them is called.
 FUZZ_TARGETS += resultdb
 fuzz_resultdb_SRCS := resultdb/resultdb_index.c resultdb/resultdb_regress.c \
-	resultdb/resultdb_conn.c load/sql/sql_conn.c load/sql/mysql_wire.c \
+	resultdb/resultdb_conn.c dbconn/dbconn.c \
 	result/result_doc.c result/result.c lib/hist.c lib/json_int.c \
 	lib/repeat_stats.c lib/tdist.c lib/hostport.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_resultdb: FUZZ_CFLAGS += \
@@ -48,8 +48,8 @@ $(PAYLOAD_BUILD)/fuzz/fuzz_resultdb: | $(MARIADB_LIB)
 # An agent's run handling up to the fork (fuzz_session.c includes
 # agent/session.c and stands in for the modules below it).
 FUZZ_TARGETS += session
-fuzz_session_SRCS := proto/control.c proto/auth.c agent/policy.c lib/opt.c \
-	lib/json_int.c lib/hostport.c lib/util.c lib/wake.c
+fuzz_session_SRCS := proto/control.c proto/auth.c proto/gate.c agent/policy.c \
+	lib/opt.c lib/json_int.c lib/hostport.c lib/util.c lib/wake.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_session: FUZZ_CFLAGS += -lcjson -lmbedcrypto
 # fuzz_session.c includes agent/session.c (its statics): an empty object
 # rebuilt whenever session.c changes, so that the fuzzer is too.
@@ -66,7 +66,7 @@ $(PAYLOAD_BUILD)/fuzz/fuzz_smbios: FUZZ_CFLAGS += -lcjson
 FUZZ_TARGETS += changes
 fuzz_changes_SRCS := changes/changes_series.c changes/changes_edivisive.c \
 	resultdb/resultdb_changes.c resultdb/resultdb_regress.c \
-	resultdb/resultdb_conn.c load/sql/sql_conn.c load/sql/mysql_wire.c \
+	resultdb/resultdb_conn.c dbconn/dbconn.c \
 	result/result_doc.c result/result.c lib/hist.c lib/json_int.c \
 	lib/repeat_stats.c lib/tdist.c lib/hostport.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_changes: FUZZ_CFLAGS += \

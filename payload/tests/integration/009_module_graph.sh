@@ -108,6 +108,9 @@ changes collector
 changes core
 resultdb changes
 report changes
+resultdb load
+dbconn load
+dbconn resultdb
 TABLE
 
 # Every module is a .c/.h pair: the header is its contract.  main() has

@@ -34,7 +34,7 @@ struct sql_stats {
 struct sql_run {
 	const struct sql_workload *wl;
 	struct sql_stmt_cfg cfg;
-	struct sql_target tg;
+	struct dbconn_target tg;
 	unsigned threads, conns;
 	uint64_t duration_ns, timeout_ns;
 	double rate;

@@ -35,40 +35,26 @@ int sql_err_class(unsigned errnum, uint64_t elapsed_ns, uint64_t timeout_ns)
 	}
 }
 
-void sql_target_options(MYSQL *m, const struct sql_target *tg)
-{
-	unsigned int to = tg->timeout_s;
-
-	mysql_optionsv(m, MYSQL_OPT_CONNECT_TIMEOUT, &to);
-	mysql_optionsv(m, MYSQL_OPT_READ_TIMEOUT, &to);
-	mysql_optionsv(m, MYSQL_OPT_WRITE_TIMEOUT, &to);
-}
-
-struct st_mysql *sql_connect(const struct sql_target *tg, char *err,
+struct st_mysql *sql_connect(const struct dbconn_target *tg, char *err,
 			     size_t errlen, int *cls)
 {
-	uint64_t t0 = util_mono_ns();
-	MYSQL *m = mysql_init(NULL);
+	uint64_t took;
+	unsigned errnum;
+	MYSQL *m = dbconn_connect(tg, err, errlen, &errnum, &took);
 
-	if (!m) {
-		util_fail(err, errlen, -ENOMEM, "mysql_init: out of memory");
-		*cls = SQL_E_CLIENT;
+	if (m)
+		return m;
+	if (!errnum) {
+		*cls = SQL_E_CLIENT;	/* no handle: out of memory */
 		return NULL;
 	}
-	sql_target_options(m, tg);
-	if (!mysql_real_connect(m, tg->host, tg->user, tg->password, tg->db,
-				tg->port, tg->socket, 0)) {
-		util_fail(err, errlen, -EIO, "%s", mysql_error(m));
-		*cls = sql_err_class(mysql_errno(m), util_mono_ns() - t0,
-				     (uint64_t)tg->timeout_s * 1000000000ULL);
-		/* Any failure to get a session is a connect error, even a
-		 * refused login (1045) that the server reports as 1xxx. */
-		if (*cls != SQL_E_TIMEOUT)
-			*cls = SQL_E_CONNECT;
-		mysql_close(m);
-		return NULL;
-	}
-	return m;
+	*cls = sql_err_class(errnum, took,
+			     (uint64_t)tg->timeout_s * 1000000000ULL);
+	/* Any failure to get a session is a connect error, even a refused
+	 * login (1045) that the server reports as 1xxx. */
+	if (*cls != SQL_E_TIMEOUT)
+		*cls = SQL_E_CONNECT;
+	return NULL;
 }
 
 int sql_wire_caps(MYSQL *m, uint64_t *caps)

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dbconn/dbconn.h"
+
 /* Error classes, in the order the record lists them. */
 enum sql_err {
 	SQL_E_CONNECT,		/* connecting or logging in failed */
@@ -27,23 +29,14 @@ extern const char *const sql_err_names[SQL_E_N];
  * elapsed_ns how long the failing call took, timeout_ns the limit. */
 int sql_err_class(unsigned errnum, uint64_t elapsed_ns, uint64_t timeout_ns);
 
-/* Where and as whom to connect (from the command line; read-only). */
-struct sql_target {
-	const char *host, *user, *password, *db, *socket;
-	unsigned port;
-	unsigned timeout_s;	/* connect, read and write timeouts */
-};
-
 struct st_mysql;
 
-/* A new blocking connection with tg's options, or NULL with the reason
- * in err (errlen bytes) and its class in *cls (SQL_E_*). */
-struct st_mysql *sql_connect(const struct sql_target *tg, char *err,
+/* dbconn_connect() with the failure's class in *cls (SQL_E_*): any
+ * failure to get a session is a connect error, a refused login too,
+ * unless it timed out.  Returns the session, or NULL with the reason in
+ * err (errlen bytes). */
+struct st_mysql *sql_connect(const struct dbconn_target *tg, char *err,
 			     size_t errlen, int *cls);
-
-/* Sets tg's connect, read and write timeouts on a handle from
- * mysql_init(). */
-void sql_target_options(struct st_mysql *m, const struct sql_target *tg);
 
 /* The capabilities session m negotiated, as mysql_wire.h's MW_* bits
  * for mw_init() (MariaDB's extended ones in bits 32..63), in *caps.

@@ -221,7 +221,7 @@ static void sql_epoll_query(struct sql_engine_conn *c)
 
 static void sql_epoll_connect(struct sql_engine_conn *c)
 {
-	const struct sql_target *tg = &c->t->run->tg;
+	const struct dbconn_target *tg = &c->t->run->tg;
 	int st;
 
 	c->m = mysql_init(NULL);
@@ -232,7 +232,7 @@ static void sql_epoll_connect(struct sql_engine_conn *c)
 		return;
 	}
 	mysql_optionsv(c->m, MYSQL_OPT_NONBLOCK, 0);
-	sql_target_options(c->m, tg);
+	dbconn_options(c->m, tg);
 	c->phase = SQL_PHASE_CONNECT;
 	c->op = OP_CONNECT;
 	c->fd = -1;

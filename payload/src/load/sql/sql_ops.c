@@ -102,7 +102,7 @@ int sql_ops_row(uint64_t seed, uint64_t id, char *buf, size_t cap)
 }
 
 struct ops_ctx {
-	const struct sql_target *tg;
+	const struct dbconn_target *tg;
 	const char *table;
 	uint64_t rows, seed;
 	MYSQL *m;
@@ -416,7 +416,7 @@ static void ops_report(struct ops_ctx *x, double elapsed, uint64_t real0,
 		       i + 1 < SQL_E_N ? "," : "\n");
 }
 
-int sql_ops_run(const struct sql_target *tg, const char *table,
+int sql_ops_run(const struct dbconn_target *tg, const char *table,
 		uint64_t rows, uint64_t seed, int keep, int json)
 {
 	/* Run order: the table must exist before it is filled, filled

@@ -22,7 +22,7 @@ int sql_ops_row(uint64_t seed, uint64_t id, char *buf, size_t cap);
  * dropped unless keep) and prints the summary or, with json, the
  * workload record.  Returns 0 when every operation ran (failures are
  * counted and reported), -EIO when no connection could be made. */
-int sql_ops_run(const struct sql_target *tg, const char *table,
+int sql_ops_run(const struct dbconn_target *tg, const char *table,
 		uint64_t rows, uint64_t seed, int keep, int json);
 
 #endif

@@ -266,7 +266,7 @@ static void ps_connect(struct ps_conn *c)
 	}
 	if (SQL_NONBLOCK)
 		mysql_optionsv(c->m, MYSQL_OPT_NONBLOCK, 0);
-	sql_target_options(c->m, &t->run->tg);
+	dbconn_options(c->m, &t->run->tg);
 	c->state = C_CONNECT;
 	c->t_sent = t->now;
 	ps_connect_step(c, 0);
