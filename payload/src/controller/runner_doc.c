@@ -12,7 +12,7 @@
 #include "controller/runner_doc.h"
 #include "controller/runner_link.h"
 #include "controller/runner_peers.h"
-#include "ident/ident_nic.h"
+#include "host/host_nic.h"
 #include "lib/json_int.h"
 #include "lib/version.h"
 #include "result/result.h"
@@ -126,7 +126,7 @@ static cJSON *runner_peer_host(const struct rpeer *p)
 	cJSON_AddStringToObject(h, "address", p->addr);
 	/* Which of its NICs carried the suite: the one holding the address
 	 * we see it at (none behind a NAT). */
-	ident_nic_mark_suite(h, p->addr);
+	host_nic_mark_suite(h, p->addr);
 	if (p->state == RP_LOST)
 		cJSON_AddBoolToObject(h, "lost", 1);
 	cJSON_AddItemToObject(h, "workloads", cJSON_Duplicate(p->workloads, 1));
@@ -154,7 +154,7 @@ static cJSON *runner_environment(struct runner *r)
 	/* Ours: the one holding our address on an agent's connection. */
 	for (i = 0; i < r->npeers; i++)
 		if (r->peers[i].state == RP_READY &&
-		    ident_nic_mark_suite(me, r->peers[i].local) == 0)
+		    host_nic_mark_suite(me, r->peers[i].local) == 0)
 			break;
 	for (i = 0; i < r->npeers; i++)
 		if (r->peers[i].state == RP_READY ||

@@ -13,13 +13,13 @@
 #include <unistd.h>
 
 #include "node/node.h"
-#include "ident/ident_cpu.h"
-#include "ident/ident_dmi.h"
-#include "ident/ident_kernel.h"
-#include "ident/ident_smbios.h"
+#include "host/host_cpu.h"
+#include "host/host_dmi.h"
+#include "host/host_kernel.h"
+#include "host/host_smbios.h"
 #include "lib/util.h"
 #include "lib/version.h"
-#include "ident/ident_nic.h"
+#include "host/host_nic.h"
 
 char node_log_id[64] = "agent";
 
@@ -390,13 +390,13 @@ static void node_system(cJSON *o)
 
 	if (!sys)
 		return;
-	if ((x = ident_dmi_json("")) != NULL)
+	if ((x = host_dmi_json("")) != NULL)
 		cJSON_AddItemToObject(sys, "firmware", x);
-	if ((x = ident_cpu_json("")) != NULL)
+	if ((x = host_cpu_json("")) != NULL)
 		cJSON_AddItemToObject(sys, "cpu", x);
-	if ((x = ident_smbios_memory_json("")) != NULL)
+	if ((x = host_smbios_memory_json("")) != NULL)
 		cJSON_AddItemToObject(sys, "memory", x);
-	if ((x = ident_kernel_json("")) != NULL)
+	if ((x = host_kernel_json("")) != NULL)
 		cJSON_AddItemToObject(sys, "kernel", x);
 	node_system_fit(sys);
 }
@@ -429,7 +429,7 @@ cJSON *node_hostinfo(const char *id, const char *role)
 	node_server_versions(o);
 	node_nics_missing(o);
 	/* Every NIC: driver, firmware, link, queues, offloads (nics). */
-	ident_nic_add(o);
+	host_nic_add(o);
 	node_system(o);
 	return o;
 }

@@ -58,7 +58,7 @@ $(PAYLOAD_BUILD)/fuzz/session_c.o: payload/src/agent/session.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) -c -x c /dev/null -o $@
 FUZZ_TARGETS += smbios
-fuzz_smbios_SRCS := ident/ident_smbios.c ident/ident_sysfs.c lib/util.c
+fuzz_smbios_SRCS := host/host_smbios.c host/host_sysfs.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_smbios: FUZZ_CFLAGS += -lcjson
 # The change points' reader (changes_series.c) over any document, and
 # the detector over any series; the index's modules linked as for
@@ -73,7 +73,7 @@ $(PAYLOAD_BUILD)/fuzz/fuzz_changes: FUZZ_CFLAGS += \
 	-I$(SYSROOT)/include/mariadb -lcjson -l:libmariadb.so.3 -lm
 $(PAYLOAD_BUILD)/fuzz/fuzz_changes: | $(MARIADB_LIB)
 # suite_nic over an agent's host object (untrusted JSON) and the sysfs
-# text parsers of ident_nic.
+# text parsers of host_nic.
 FUZZ_TARGETS += nic
-fuzz_nic_SRCS := ident/ident_nic.c
+fuzz_nic_SRCS := host/host_nic.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_nic: FUZZ_CFLAGS += -lcjson

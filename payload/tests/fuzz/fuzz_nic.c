@@ -1,6 +1,6 @@
-/* fuzz_nic.c: libFuzzer target for ident_nic's suite_nic choice over an
+/* fuzz_nic.c: libFuzzer target for host_nic's suite_nic choice over an
  * agent's host object (its hello's "host", which the controller marks:
- * untrusted JSON of any shape), the hello's budget (ident_nic_fit) and
+ * untrusted JSON of any shape), the hello's budget (host_nic_fit) and
  * the sysfs text parsers.  Checks its invariants, not just crashes:
  * suite_nic is added exactly when the call says so, is an object with
  * only the copied keys and the address; nics fits once fitted (or is
@@ -14,7 +14,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "ident/ident_nic.h"
+#include "host/host_nic.h"
 
 static const char *const fuzz_keys[] = { "name", "mac", "driver",
 	"firmware_version", "speed_mbps", "duplex", "address" };
@@ -42,7 +42,7 @@ static void fuzz_suite_nic_ok(const cJSON *h, int rc, const char *addr)
 		abort();
 }
 
-/* ident_nic_fit on whatever "nics" is: an array afterwards fits or is
+/* host_nic_fit on whatever "nics" is: an array afterwards fits or is
  * empty, and nics_cut counts what went. */
 static void fuzz_fit_ok(cJSON *h)
 {
@@ -50,7 +50,7 @@ static void fuzz_fit_ok(cJSON *h)
 	int before = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0, gone;
 	char *t;
 
-	gone = ident_nic_fit(h, 256);
+	gone = host_nic_fit(h, 256);
 	if (!cJSON_IsArray(a)) {
 		if (gone != 0)
 			abort();
@@ -77,14 +77,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = 0;
-	if (ident_nic_speed(text, &mbps) == 0 &&
+	if (host_nic_speed(text, &mbps) == 0 &&
 	    (mbps <= 0 || mbps > INT32_MAX))
 		abort();
-	ident_nic_duplex(text);
-	ident_nic_told(text);
+	host_nic_duplex(text);
+	host_nic_told(text);
 	h = cJSON_Parse(text);
 	for (i = 0; h && i < sizeof(addrs) / sizeof(addrs[0]); i++)
-		fuzz_suite_nic_ok(h, ident_nic_mark_suite(h, addrs[i]),
+		fuzz_suite_nic_ok(h, host_nic_mark_suite(h, addrs[i]),
 				  addrs[i]);
 	if (h)
 		fuzz_fit_ok(h);

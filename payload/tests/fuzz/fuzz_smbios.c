@@ -1,4 +1,4 @@
-/* fuzz_smbios.c: libFuzzer target for ident_smbios's SMBIOS structure
+/* fuzz_smbios.c: libFuzzer target for host_smbios's SMBIOS structure
  * table parser (the firmware's /sys/firmware/dmi/tables/DMI).  Checks its
  * invariants, not just crashes: a refusal says why and keeps nothing
  * believable past it, every kept string is printable ASCII ending within
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident/ident_smbios.h"
+#include "host/host_smbios.h"
 
 static void fuzz_str_ok(const char *s, size_t n)
 {
@@ -28,11 +28,11 @@ static void fuzz_str_ok(const char *s, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct ident_dimm d[8];
+	static struct host_dimm d[8];
 	char err[160] = "";
 	int slots, n, rc, i, cslots, cn;
 
-	rc = ident_smbios_dimms(data, size, d, 8, &slots, &n, err,
+	rc = host_smbios_dimms(data, size, d, 8, &slots, &n, err,
 				sizeof(err));
 	if (rc != 0 && (rc != -EBADMSG || !err[0]))
 		abort();
@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* A prefix of a good table is a table too (or refused): it never
 	 * holds more devices. */
 	if (size > 0) {
-		rc = ident_smbios_dimms(data, size / 2, d, 8, &cslots, &cn,
+		rc = host_smbios_dimms(data, size / 2, d, 8, &cslots, &cn,
 					err, sizeof(err));
 		if (rc == 0 && cslots > slots)
 			abort();

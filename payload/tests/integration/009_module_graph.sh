@@ -111,6 +111,9 @@ report changes
 resultdb load
 dbconn load
 dbconn resultdb
+ident host
+host ident
+host node
 TABLE
 
 # Every module is a .c/.h pair: the header is its contract.  main() has

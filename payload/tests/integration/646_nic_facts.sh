@@ -1,5 +1,5 @@
 #!/bin/sh
-# 646_nic_facts.sh: every host's NICs in a real result (ident_nic): a
+# 646_nic_facts.sh: every host's NICs in a real result (host_nic): a
 # controller, a server agent and a client agent in network namespaces run
 # the quick suite; each host of the result lists its veth in nics[] (the
 # driver veth, its MAC, MTU, queues, up, its address) and suite_nic, the

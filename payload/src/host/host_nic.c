@@ -1,5 +1,5 @@
-/* ident/ident_nic.c: every network interface of this host for the result
- * (ident_nic.h): /sys/class/net and the ethtool ioctls (SIOCETHTOOL). */
+/* host/host_nic.c: every network interface of this host for the result
+ * (host_nic.h): /sys/class/net and the ethtool ioctls (SIOCETHTOOL). */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -18,7 +18,7 @@
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 
-#include "ident/ident_nic.h"
+#include "host/host_nic.h"
 
 /* ARPHRD_LOOPBACK, as /sys/class/net/IF/type shows it. */
 #define NIC_TYPE_LOOPBACK 772
@@ -26,7 +26,7 @@
  * count is a signed byte). */
 #define NIC_LINK_WORDS 127
 
-int ident_nic_speed(const char *text, long *mbps)
+int host_nic_speed(const char *text, long *mbps)
 {
 	char *end;
 	long v;
@@ -45,7 +45,7 @@ int ident_nic_speed(const char *text, long *mbps)
 	return 0;
 }
 
-const char *ident_nic_duplex(const char *text)
+const char *host_nic_duplex(const char *text)
 {
 	if (!text)
 		return NULL;
@@ -56,7 +56,7 @@ const char *ident_nic_duplex(const char *text)
 	return NULL;
 }
 
-int ident_nic_told(const char *text)
+int host_nic_told(const char *text)
 {
 	const char *c;
 
@@ -169,19 +169,19 @@ static void nic_drvinfo(cJSON *o, int fd, const char *root, const char *name)
 
 	memset(&di, 0, sizeof(di));
 	di.cmd = ETHTOOL_GDRVINFO;
-	if (nic_ethtool(fd, name, &di) == 0 && ident_nic_told(di.driver)) {
+	if (nic_ethtool(fd, name, &di) == 0 && host_nic_told(di.driver)) {
 		di.driver[sizeof(di.driver) - 1] = 0;
 		di.version[sizeof(di.version) - 1] = 0;
 		di.fw_version[sizeof(di.fw_version) - 1] = 0;
 		di.bus_info[sizeof(di.bus_info) - 1] = 0;
 		cJSON_AddStringToObject(o, "driver", di.driver);
-		if (ident_nic_told(di.version))
+		if (host_nic_told(di.version))
 			cJSON_AddStringToObject(o, "driver_version",
 						di.version);
-		if (ident_nic_told(di.fw_version))
+		if (host_nic_told(di.fw_version))
 			cJSON_AddStringToObject(o, "firmware_version",
 						di.fw_version);
-		if (ident_nic_told(di.bus_info))
+		if (host_nic_told(di.bus_info))
 			cJSON_AddStringToObject(o, "bus_info", di.bus_info);
 		return;
 	}
@@ -247,7 +247,7 @@ static void nic_link(cJSON *o, int fd, const char *root, const char *name)
 
 	if (nic_link_ioctl(fd, name, &speed, &duplex, &autoneg) == 0) {
 		snprintf(buf, sizeof(buf), "%u", speed);
-		if (ident_nic_speed(buf, &mbps) == 0)
+		if (host_nic_speed(buf, &mbps) == 0)
 			cJSON_AddNumberToObject(o, "speed_mbps", (double)mbps);
 		dup = duplex == DUPLEX_FULL ? "full" :
 		      duplex == DUPLEX_HALF ? "half" : NULL;
@@ -259,10 +259,10 @@ static void nic_link(cJSON *o, int fd, const char *root, const char *name)
 		return;
 	}
 	if (nic_read(root, name, "speed", buf, sizeof(buf)) == 0 &&
-	    ident_nic_speed(buf, &mbps) == 0)
+	    host_nic_speed(buf, &mbps) == 0)
 		cJSON_AddNumberToObject(o, "speed_mbps", (double)mbps);
 	if (nic_read(root, name, "duplex", buf, sizeof(buf)) == 0 &&
-	    (dup = ident_nic_duplex(buf)) != NULL)
+	    (dup = host_nic_duplex(buf)) != NULL)
 		cJSON_AddStringToObject(o, "duplex", dup);
 }
 
@@ -435,7 +435,7 @@ static int nic_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The interfaces under root but loopback into e (at most IDENT_NIC_MAX),
+/* The interfaces under root but loopback into e (at most HOST_NIC_MAX),
  * sorted by ifindex.  Returns how many. */
 static size_t nic_names(const char *root, struct nic_ent *e)
 {
@@ -444,7 +444,7 @@ static size_t nic_names(const char *root, struct nic_ent *e)
 	long type;
 	DIR *d = opendir(root);
 
-	while (d && n < IDENT_NIC_MAX && (de = readdir(d))) {
+	while (d && n < HOST_NIC_MAX && (de = readdir(d))) {
 		if (de->d_name[0] == '.' || strcmp(de->d_name, "lo") == 0 ||
 		    strlen(de->d_name) > IF_NAMESIZE)
 			continue;
@@ -463,9 +463,9 @@ static size_t nic_names(const char *root, struct nic_ent *e)
 	return n;
 }
 
-cJSON *ident_nic_list(const char *root)
+cJSON *host_nic_list(const char *root)
 {
-	struct nic_ent e[IDENT_NIC_MAX];
+	struct nic_ent e[HOST_NIC_MAX];
 	cJSON *arr = cJSON_CreateArray(), *o;
 	size_t n, i;
 	int fd;
@@ -488,9 +488,9 @@ cJSON *ident_nic_list(const char *root)
 	return arr;
 }
 
-int ident_nic_add(cJSON *host)
+int host_nic_add(cJSON *host)
 {
-	cJSON *arr = ident_nic_list(IDENT_NIC_SYS);
+	cJSON *arr = host_nic_list(HOST_NIC_SYS);
 
 	if (!arr)
 		return -ENOMEM;
@@ -499,7 +499,7 @@ int ident_nic_add(cJSON *host)
 		return 0;
 	}
 	cJSON_AddItemToObject(host, "nics", arr);
-	ident_nic_fit(host, IDENT_NIC_JSON_MAX);
+	host_nic_fit(host, HOST_NIC_JSON_MAX);
 	return 0;
 }
 
@@ -553,7 +553,7 @@ static cJSON *nic_victim(cJSON *arr, int pass)
 	return found;
 }
 
-int ident_nic_fit(cJSON *host, size_t max)
+int host_nic_fit(cJSON *host, size_t max)
 {
 	cJSON *arr = cJSON_GetObjectItemCaseSensitive(host, "nics"), *v;
 	int pass = 0, gone = 0;
@@ -595,7 +595,7 @@ static int nic_has_addr(const cJSON *n, const char *addr)
 	return 0;
 }
 
-int ident_nic_mark_suite(cJSON *host, const char *addr)
+int host_nic_mark_suite(cJSON *host, const char *addr)
 {
 	static const char *const keys[] = { "name", "mac", "driver",
 		"firmware_version", "speed_mbps", "duplex" };

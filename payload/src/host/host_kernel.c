@@ -1,18 +1,18 @@
-/* ident/ident_kernel.c: the running kernel from /proc/sys/kernel,
- * /proc/cmdline, efivarfs and securityfs (ident_kernel.h). */
+/* host/host_kernel.c: the running kernel from /proc/sys/kernel,
+ * /proc/cmdline, efivarfs and securityfs (host_kernel.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ident/ident_kernel.h"
-#include "ident/ident_sysfs.h"
+#include "host/host_kernel.h"
+#include "host/host_sysfs.h"
 
 /* UEFI's global variable: 4 bytes of attributes, then the value. */
 #define IDENT_SECURE_BOOT "/sys/firmware/efi/efivars/" \
 	"SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"
 
 /* Whether the parameter name (n bytes) holds a secret. */
-static int ident_kernel_secret(const char *name, size_t n)
+static int host_kernel_secret(const char *name, size_t n)
 {
 	static const char *const ends[] = { "key", "token", "secret" };
 	size_t i, l;
@@ -28,7 +28,7 @@ static int ident_kernel_secret(const char *name, size_t n)
 	return 0;
 }
 
-int ident_kernel_redact(const char *in, char *out, size_t len)
+int host_kernel_redact(const char *in, char *out, size_t len)
 {
 	size_t o = 0, n, name;
 	const char *t = in, *eq;
@@ -52,7 +52,7 @@ int ident_kernel_redact(const char *in, char *out, size_t len)
 				q = !q;
 		eq = memchr(t, '=', n);
 		name = eq ? (size_t)(eq - t) : n;
-		if (eq && ident_kernel_secret(t, name)) {
+		if (eq && host_kernel_secret(t, name)) {
 			if (o + name + 12 < len) {
 				memcpy(out + o, t, name);
 				memcpy(out + o + name, "=(redacted)", 11);
@@ -75,11 +75,11 @@ int ident_kernel_redact(const char *in, char *out, size_t len)
 }
 
 /* securityfs lists the modes and brackets the selected one. */
-static void ident_kernel_lockdown(cJSON *o, const char *root)
+static void host_kernel_lockdown(cJSON *o, const char *root)
 {
 	char buf[128], *a, *b;
 
-	if (ident_sysfs_read(root, "/sys/kernel/security/lockdown", buf,
+	if (host_sysfs_read(root, "/sys/kernel/security/lockdown", buf,
 			     sizeof(buf)) != 0)
 		return;
 	a = strchr(buf, '[');
@@ -90,7 +90,7 @@ static void ident_kernel_lockdown(cJSON *o, const char *root)
 	cJSON_AddStringToObject(o, "lockdown", a + 1);
 }
 
-static void ident_kernel_secure_boot(cJSON *o, const char *root)
+static void host_kernel_secure_boot(cJSON *o, const char *root)
 {
 	unsigned char v[64];
 	char path[1024];
@@ -109,23 +109,23 @@ static void ident_kernel_secure_boot(cJSON *o, const char *root)
 		cJSON_AddBoolToObject(o, "secure_boot", v[4] == 1);
 }
 
-cJSON *ident_kernel_json(const char *root)
+cJSON *host_kernel_json(const char *root)
 {
 	cJSON *o = cJSON_CreateObject();
 	char raw[4096], cmd[4096];
 
 	if (!o)
 		return NULL;
-	ident_sysfs_str(o, "release", root, "/proc/sys/kernel/osrelease");
-	ident_sysfs_str(o, "version", root, "/proc/sys/kernel/version");
-	if (ident_sysfs_read(root, "/proc/cmdline", raw, sizeof(raw)) == 0 &&
+	host_sysfs_str(o, "release", root, "/proc/sys/kernel/osrelease");
+	host_sysfs_str(o, "version", root, "/proc/sys/kernel/version");
+	if (host_sysfs_read(root, "/proc/cmdline", raw, sizeof(raw)) == 0 &&
 	    raw[0]) {
-		ident_kernel_redact(raw, cmd, sizeof(cmd));
+		host_kernel_redact(raw, cmd, sizeof(cmd));
 		cJSON_AddStringToObject(o, "cmdline", cmd);
 	}
-	ident_kernel_secure_boot(o, root);
-	ident_kernel_lockdown(o, root);
-	ident_sysfs_str(o, "clocksource", root,
+	host_kernel_secure_boot(o, root);
+	host_kernel_lockdown(o, root);
+	host_sysfs_str(o, "clocksource", root,
 		"/sys/devices/system/clocksource/clocksource0/current_clocksource");
 	return o;
 }

@@ -1,5 +1,5 @@
-/* test_ident_system.c: the system table's readers (ident_dmi, ident_cpu,
- * ident_smbios, ident_kernel) on a fake /sys and /proc built in a
+/* test_host_system.c: the system table's readers (host_dmi, host_cpu,
+ * host_smbios, host_kernel) on a fake /sys and /proc built in a
  * temporary directory, an empty tree (every field absent, none guessed),
  * the SMBIOS type 17 parser table-driven (sizes, extended size and
  * speeds, unknowns, strings, malformed tables) and the command line's
@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ident/ident_cpu.h"
-#include "ident/ident_dmi.h"
-#include "ident/ident_kernel.h"
-#include "ident/ident_smbios.h"
+#include "host/host_cpu.h"
+#include "host/host_dmi.h"
+#include "host/host_kernel.h"
+#include "host/host_smbios.h"
 #include "tap.h"
 
 static char root[64];
@@ -149,7 +149,7 @@ static const struct dimm_case dimm_cases[] = {
 static void test_dimm_cases(void)
 {
 	static const char *const strs[] = { "DIMM 0", "BANK 0", NULL };
-	struct ident_dimm d[4];
+	struct host_dimm d[4];
 	uint8_t f[0x5c];
 	size_t i;
 	char err[160];
@@ -163,7 +163,7 @@ static void test_dimm_cases(void)
 			    c->ext_speed, c->ext_conf);
 		tab_add(&t, 17, c->fl, f, sizeof(f), strs);
 		tab_add(&t, 127, 4, NULL, 0, NULL);
-		rc = ident_smbios_dimms(t.b, t.n, d, 4, &slots, &n, err,
+		rc = host_smbios_dimms(t.b, t.n, d, 4, &slots, &n, err,
 					sizeof(err));
 		if (!tap_ok(rc == 0 && slots == 1 && n == 1, "%s: parsed",
 			    c->name)) {
@@ -190,7 +190,7 @@ static void test_strings_and_walk(void)
 	static const char *const s0[] = { "SeaBIOS", "rel-1.16", NULL };
 	static const char *const s1[] = { "DIMM\0331 ", NULL };
 	static const char *const s2[] = { "after end", NULL };
-	struct ident_dimm d[4];
+	struct host_dimm d[4];
 	struct tab t = { .n = 0 };
 	uint8_t f[0x5c];
 	char err[160];
@@ -205,7 +205,7 @@ static void test_strings_and_walk(void)
 	tab_add(&t, 17, 0x28, f, sizeof(f), NULL);
 	tab_add(&t, 127, 4, NULL, 0, NULL);
 	tab_add(&t, 17, 0x28, f, sizeof(f), s2);
-	rc = ident_smbios_dimms(t.b, t.n, d, 4, &slots, &n, err, sizeof(err));
+	rc = host_smbios_dimms(t.b, t.n, d, 4, &slots, &n, err, sizeof(err));
 	TAP_EQ_INT(rc, 0, "walk: a table of BIOS, two DIMMs, end, one more");
 	TAP_EQ_INT(slots, 2, "walk: type 127 ends it (2 slots, not 3)");
 	TAP_EQ_STR(n >= 1 ? d[0].locator : NULL, "DIMM?1",
@@ -214,7 +214,7 @@ static void test_strings_and_walk(void)
 		   "strings: an index past the set is no string");
 	TAP_EQ_STR(n >= 2 ? d[1].locator : NULL, "",
 		   "strings: index 0 is none");
-	rc = ident_smbios_dimms(t.b, t.n, d, 1, &slots, &n, err, sizeof(err));
+	rc = host_smbios_dimms(t.b, t.n, d, 1, &slots, &n, err, sizeof(err));
 	tap_ok(rc == 0 && slots == 2 && n == 1,
 	       "room for one: two slots counted, one kept");
 }
@@ -240,7 +240,7 @@ static const struct bad_case bad_cases[] = {
 static void test_malformed(void)
 {
 	static const char *const s[] = { "DIMM 0", NULL };
-	struct ident_dimm d[2];
+	struct host_dimm d[2];
 	uint8_t f[0x5c];
 	char err[160];
 	size_t i;
@@ -257,7 +257,7 @@ static void test_malformed(void)
 		if (c->patch_off >= 0)
 			t.b[c->patch_off] = c->patch;
 		err[0] = 0;
-		rc = ident_smbios_dimms(t.b, len, d, 2, &slots, &n, err,
+		rc = host_smbios_dimms(t.b, len, d, 2, &slots, &n, err,
 					sizeof(err));
 		TAP_EQ_INT(rc, c->rc, c->name);
 		if (rc != 0)
@@ -417,11 +417,11 @@ static cJSON *system_of(const char *r)
 {
 	cJSON *o = cJSON_CreateObject(), *x;
 
-	if ((x = ident_dmi_json(r)) != NULL)
+	if ((x = host_dmi_json(r)) != NULL)
 		cJSON_AddItemToObject(o, "firmware", x);
-	cJSON_AddItemToObject(o, "cpu", ident_cpu_json(r));
-	cJSON_AddItemToObject(o, "memory", ident_smbios_memory_json(r));
-	cJSON_AddItemToObject(o, "kernel", ident_kernel_json(r));
+	cJSON_AddItemToObject(o, "cpu", host_cpu_json(r));
+	cJSON_AddItemToObject(o, "memory", host_smbios_memory_json(r));
+	cJSON_AddItemToObject(o, "kernel", host_kernel_json(r));
 	return o;
 }
 
@@ -498,7 +498,7 @@ static void test_redact(void)
 
 	for (i = 0; i < sizeof(redact_cases) / sizeof(redact_cases[0]); i++) {
 		const struct redact_case *c = &redact_cases[i];
-		int rc = ident_kernel_redact(c->in, out, c->len);
+		int rc = host_kernel_redact(c->in, out, c->len);
 
 		TAP_EQ_INT(rc, c->rc, c->in);
 		TAP_EQ_STR(out, c->want, c->in);

@@ -1,4 +1,4 @@
-/* test_ident_nic.c: ident_nic's reading of /sys/class/net, table-driven:
+/* test_host_nic.c: host_nic's reading of /sys/class/net, table-driven:
  * the speed, duplex and version texts a driver gives, a fake sysfs tree
  * (a virtio NIC behind its PCI function, a down NIC that tells nothing,
  * loopback) turned into the result's nics[] shape with absent fields
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ident/ident_nic.h"
+#include "host/host_nic.h"
 #include "tap.h"
 
 static const struct {
@@ -144,7 +144,7 @@ static void test_tree(void)
 
 	make_tree();
 	snprintf(net, sizeof(net), "%s/net", root);
-	a = ident_nic_list(net);
+	a = host_nic_list(net);
 	TAP_EQ_INT(cJSON_GetArraySize(a), 2, "tree: two NICs, loopback left out");
 	up = cJSON_GetArrayItem(a, 0);
 	down = cJSON_GetArrayItem(a, 1);
@@ -183,7 +183,7 @@ static void test_suite_nic(void)
 	cJSON *h = cJSON_Parse(doc);
 	const cJSON *s;
 
-	TAP_EQ_INT(ident_nic_mark_suite(h, "169.254.3.4"), 0, "suite_nic: the NIC holding the address");
+	TAP_EQ_INT(host_nic_mark_suite(h, "169.254.3.4"), 0, "suite_nic: the NIC holding the address");
 	s = cJSON_GetObjectItemCaseSensitive(h, "suite_nic");
 	TAP_EQ_STR(str(s, "name"), "eth1", "suite_nic: its name");
 	TAP_EQ_STR(str(s, "driver"), "virtio_net", "suite_nic: its driver");
@@ -192,18 +192,18 @@ static void test_suite_nic(void)
 	TAP_EQ_STR(str(s, "duplex"), "full", "suite_nic: its duplex");
 	TAP_EQ_STR(str(s, "address"), "169.254.3.4", "suite_nic: the address");
 	tap_ok(!has(s, "mtu") && !has(s, "firmware_version"), "suite_nic: only the named fields, only those known");
-	TAP_EQ_INT(ident_nic_mark_suite(h, "169.254.3.40"), -ENOENT, "suite_nic: an address that only starts like one is none");
-	TAP_EQ_INT(ident_nic_mark_suite(h, "169.254.9"), -ENOENT, "suite_nic: a partial address is none");
+	TAP_EQ_INT(host_nic_mark_suite(h, "169.254.3.40"), -ENOENT, "suite_nic: an address that only starts like one is none");
+	TAP_EQ_INT(host_nic_mark_suite(h, "169.254.9"), -ENOENT, "suite_nic: a partial address is none");
 	TAP_EQ_STR(str(cJSON_GetObjectItemCaseSensitive(h, "suite_nic"), "name"), "eth1", "suite_nic: a miss leaves it as it was");
-	TAP_EQ_INT(ident_nic_mark_suite(h, "169.254.9.9"), 0, "suite_nic: marked again");
+	TAP_EQ_INT(host_nic_mark_suite(h, "169.254.9.9"), 0, "suite_nic: marked again");
 	TAP_EQ_STR(str(cJSON_GetObjectItemCaseSensitive(h, "suite_nic"), "name"), "eth0", "suite_nic: replaced, not doubled");
-	TAP_EQ_INT(ident_nic_mark_suite(h, NULL), -EINVAL, "suite_nic: NULL address");
-	TAP_EQ_INT(ident_nic_mark_suite(h, "::ffff:10.0.0.2"), 0, "suite_nic: a dual-stack listener's IPv4-mapped address");
+	TAP_EQ_INT(host_nic_mark_suite(h, NULL), -EINVAL, "suite_nic: NULL address");
+	TAP_EQ_INT(host_nic_mark_suite(h, "::ffff:10.0.0.2"), 0, "suite_nic: a dual-stack listener's IPv4-mapped address");
 	TAP_EQ_STR(str(cJSON_GetObjectItemCaseSensitive(h, "suite_nic"), "address"), "10.0.0.2", "suite_nic: recorded as plain IPv4");
 	cJSON_Delete(h);
 }
 
-/* A full NIC entry as ident_nic writes one (about 400 bytes). */
+/* A full NIC entry as host_nic writes one (about 400 bytes). */
 static cJSON *fat_nic(int i, int carrier, int addr)
 {
 	char buf[600];
@@ -230,13 +230,13 @@ static void test_fit(void)
 
 	for (i = 0; i < 2; i++)
 		cJSON_AddItemToArray(a, fat_nic(i, 1, 0));
-	TAP_EQ_INT(ident_nic_fit(h, IDENT_NIC_JSON_MAX), 0, "fit: two NICs fit as they are");
+	TAP_EQ_INT(host_nic_fit(h, HOST_NIC_JSON_MAX), 0, "fit: two NICs fit as they are");
 	tap_ok(!has(h, "nics_cut") && !has(cJSON_GetArrayItem(a, 0), "cut"), "fit: nothing marked");
 	for (i = 2; i < 12; i++)
 		cJSON_AddItemToArray(a, fat_nic(i, i != 5 && i % 2 == 0, i == 5 || i == 6));
-	gone = ident_nic_fit(h, IDENT_NIC_JSON_MAX);
+	gone = host_nic_fit(h, HOST_NIC_JSON_MAX);
 	t = cJSON_PrintUnformatted(a);
-	tap_ok(t && strlen(t) <= IDENT_NIC_JSON_MAX, "fit: 12 NICs held to %d bytes (%zu)", IDENT_NIC_JSON_MAX, t ? strlen(t) : 0);
+	tap_ok(t && strlen(t) <= HOST_NIC_JSON_MAX, "fit: 12 NICs held to %d bytes (%zu)", HOST_NIC_JSON_MAX, t ? strlen(t) : 0);
 	free(t);
 	TAP_EQ_INT(num(h, "nics_cut"), gone, "fit: nics_cut counts the NICs that went");
 	tap_ok(gone > 0 && cJSON_GetArraySize(a) + gone == 12, "fit: %d went, %d kept", gone, cJSON_GetArraySize(a));
@@ -258,7 +258,7 @@ static void test_fit(void)
  * every entry has a name. */
 static void test_live(void)
 {
-	cJSON *a = ident_nic_list(IDENT_NIC_SYS), *n;
+	cJSON *a = host_nic_list(HOST_NIC_SYS), *n;
 	int ok = a != NULL;
 	char *text;
 
@@ -281,18 +281,18 @@ int main(void)
 
 	for (i = 0; i < sizeof(speed_cases) / sizeof(speed_cases[0]); i++) {
 		v = 0;
-		TAP_EQ_INT(ident_nic_speed(speed_cases[i].in, &v),
+		TAP_EQ_INT(host_nic_speed(speed_cases[i].in, &v),
 			   speed_cases[i].rc, speed_cases[i].in);
 		if (speed_cases[i].rc == 0)
 			TAP_EQ_INT(v, speed_cases[i].mbps, "  its Mb/s");
 	}
 	for (i = 0; i < sizeof(duplex_cases) / sizeof(duplex_cases[0]); i++)
-		TAP_EQ_STR(ident_nic_duplex(duplex_cases[i].in),
+		TAP_EQ_STR(host_nic_duplex(duplex_cases[i].in),
 			   duplex_cases[i].want, "duplex");
 	for (i = 0; i < sizeof(told_cases) / sizeof(told_cases[0]); i++)
-		TAP_EQ_INT(ident_nic_told(told_cases[i].in),
+		TAP_EQ_INT(host_nic_told(told_cases[i].in),
 			   told_cases[i].want, "told");
-	snprintf(root, sizeof(root), "/tmp/test_ident_nic.XXXXXX");
+	snprintf(root, sizeof(root), "/tmp/test_host_nic.XXXXXX");
 	if (!mkdtemp(root)) {
 		tap_ok(0, "mkdtemp");
 		return tap_done();

@@ -1,17 +1,17 @@
-/* ident/ident_smbios.c: SMBIOS type 17 (memory device) from the DMI
- * structure table (ident_smbios.h).  Offsets and encodings are DMTF
+/* host/host_smbios.c: SMBIOS type 17 (memory device) from the DMI
+ * structure table (host_smbios.h).  Offsets and encodings are DMTF
  * DSP0134 3.x, 7.18. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident/ident_smbios.h"
-#include "ident/ident_sysfs.h"
+#include "host/host_smbios.h"
+#include "host/host_sysfs.h"
 #include "lib/util.h"
 
 /* 7.18.2: memory type, 01h..24h (reserved ones NULL). */
-static const char *const ident_smbios_types[] = {
+static const char *const host_smbios_types[] = {
 	[0x01] = "Other", [0x03] = "DRAM", [0x04] = "EDRAM",
 	[0x05] = "VRAM", [0x06] = "SRAM", [0x07] = "RAM", [0x08] = "ROM",
 	[0x09] = "Flash", [0x0a] = "EEPROM", [0x0b] = "FEPROM",
@@ -37,7 +37,7 @@ static uint32_t ident_le32(const uint8_t *p)
 
 /* String number idx (1-based; 0: none) of the set at s..end into out,
  * printable ASCII only (others become '?'), trailing blanks cut. */
-static void ident_smbios_str(const uint8_t *s, const uint8_t *end,
+static void host_smbios_str(const uint8_t *s, const uint8_t *end,
 			     unsigned idx, char *out)
 {
 	size_t k = 0;
@@ -47,7 +47,7 @@ static void ident_smbios_str(const uint8_t *s, const uint8_t *end,
 		return;
 	while (--idx > 0 && s < end)
 		s += strnlen((const char *)s, (size_t)(end - s)) + 1;
-	for (; s < end && *s && k + 1 < IDENT_SMBIOS_STR; s++)
+	for (; s < end && *s && k + 1 < HOST_SMBIOS_STR; s++)
 		out[k++] = *s >= 0x20 && *s < 0x7f ? (char)*s : '?';
 	while (k > 0 && out[k - 1] == ' ')
 		k--;
@@ -56,16 +56,16 @@ static void ident_smbios_str(const uint8_t *s, const uint8_t *end,
 
 /* One type 17 structure (formatted area p, fl bytes; its strings from s
  * to end) into d. */
-static void ident_smbios_dimm(const uint8_t *p, size_t fl, const uint8_t *s,
-			      const uint8_t *end, struct ident_dimm *d)
+static void host_smbios_dimm(const uint8_t *p, size_t fl, const uint8_t *s,
+			      const uint8_t *end, struct host_dimm *d)
 {
 	unsigned size, v;
 
 	memset(d, 0, sizeof(*d));
 	d->size_kb = UINT64_MAX;
 	if (fl > 0x11) {
-		ident_smbios_str(s, end, p[0x10], d->locator);
-		ident_smbios_str(s, end, p[0x11], d->bank);
+		host_smbios_str(s, end, p[0x10], d->locator);
+		host_smbios_str(s, end, p[0x11], d->bank);
 	}
 	if (fl >= 0x0e) {
 		size = ident_le16(p + 0x0c);
@@ -80,11 +80,11 @@ static void ident_smbios_dimm(const uint8_t *p, size_t fl, const uint8_t *s,
 			d->size_kb = size & 0x8000 ? size & 0x7fff :
 				     (uint64_t)size * 1024;
 	}
-	if (fl > 0x12 && p[0x12] < sizeof(ident_smbios_types) /
-				   sizeof(ident_smbios_types[0]) &&
-	    ident_smbios_types[p[0x12]])
+	if (fl > 0x12 && p[0x12] < sizeof(host_smbios_types) /
+				   sizeof(host_smbios_types[0]) &&
+	    host_smbios_types[p[0x12]])
 		snprintf(d->type, sizeof(d->type), "%s",
-			 ident_smbios_types[p[0x12]]);
+			 host_smbios_types[p[0x12]]);
 	if (fl >= 0x17) {
 		v = ident_le16(p + 0x15);
 		d->speed_mts = v != 0xffff ? v : fl >= 0x58 ?
@@ -97,7 +97,7 @@ static void ident_smbios_dimm(const uint8_t *p, size_t fl, const uint8_t *s,
 	}
 }
 
-int ident_smbios_dimms(const uint8_t *t, size_t len, struct ident_dimm *d,
+int host_smbios_dimms(const uint8_t *t, size_t len, struct host_dimm *d,
 		       int max, int *slots, int *n, char *err,
 		       size_t errlen)
 {
@@ -127,7 +127,7 @@ int ident_smbios_dimms(const uint8_t *t, size_t len, struct ident_dimm *d,
 		if (p[0] == 17) {
 			++*slots;
 			if (*n < max)
-				ident_smbios_dimm(p, fl, t + off + fl, t + k,
+				host_smbios_dimm(p, fl, t + off + fl, t + k,
 						  &d[(*n)++]);
 		}
 		off = k + 2;
@@ -136,10 +136,10 @@ int ident_smbios_dimms(const uint8_t *t, size_t len, struct ident_dimm *d,
 }
 
 /* The installed devices of the table at root into o. */
-static void ident_smbios_add(cJSON *o, const char *root)
+static void host_smbios_add(cJSON *o, const char *root)
 {
-	struct ident_dimm *d = NULL;
-	uint8_t *t = malloc(IDENT_SMBIOS_MAX);
+	struct host_dimm *d = NULL;
+	uint8_t *t = malloc(HOST_SMBIOS_MAX);
 	char path[1024], err[160];
 	int slots, n, i;
 	cJSON *a, *x;
@@ -150,10 +150,10 @@ static void ident_smbios_add(cJSON *o, const char *root)
 	f = t ? fopen(path, "re") : NULL;
 	if (!f)
 		goto out;
-	len = fread(t, 1, IDENT_SMBIOS_MAX, f);
+	len = fread(t, 1, HOST_SMBIOS_MAX, f);
 	fclose(f);
-	d = malloc(IDENT_SMBIOS_DIMMS * sizeof(*d));
-	if (!d || ident_smbios_dimms(t, len, d, IDENT_SMBIOS_DIMMS, &slots,
+	d = malloc(HOST_SMBIOS_DIMMS * sizeof(*d));
+	if (!d || host_smbios_dimms(t, len, d, HOST_SMBIOS_DIMMS, &slots,
 				     &n, err, sizeof(err)) != 0 || !slots)
 		goto out;
 	cJSON_AddNumberToObject(o, "slots", slots);
@@ -186,7 +186,7 @@ out:
 	free(t);
 }
 
-cJSON *ident_smbios_memory_json(const char *root)
+cJSON *host_smbios_memory_json(const char *root)
 {
 	cJSON *o = cJSON_CreateObject();
 	char path[1024], line[256];
@@ -204,6 +204,6 @@ cJSON *ident_smbios_memory_json(const char *root)
 		}
 	if (f)
 		fclose(f);
-	ident_smbios_add(o, root);
+	host_smbios_add(o, root);
 	return o;
 }

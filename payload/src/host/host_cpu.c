@@ -1,18 +1,18 @@
-/* ident/ident_cpu.c: the processor from /proc/cpuinfo and
- * /sys/devices/system/{cpu,node} (ident_cpu.h). */
+/* host/host_cpu.c: the processor from /proc/cpuinfo and
+ * /sys/devices/system/{cpu,node} (host_cpu.h). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident/ident_cpu.h"
-#include "ident/ident_sysfs.h"
+#include "host/host_cpu.h"
+#include "host/host_sysfs.h"
 
-#define IDENT_CPU_MAX 8192	/* logical CPUs counted */
+#define HOST_CPU_MAX 8192	/* logical CPUs counted */
 
 /* The first processor's block of /proc/cpuinfo: x86's model name,
  * vendor, family, model, stepping and microcode; PowerPC's "cpu". */
-static void ident_cpu_info(cJSON *o, const char *root)
+static void host_cpu_info(cJSON *o, const char *root)
 {
 	static const struct { const char *name, *key; int num; } f[] = {
 		{ "model name", "model", 0 }, { "cpu", "model", 0 },
@@ -61,7 +61,7 @@ static void ident_cpu_info(cJSON *o, const char *root)
 }
 
 /* The entries of root/dir named prefix followed by digits. */
-static int ident_cpu_count(const char *root, const char *dir,
+static int host_cpu_count(const char *root, const char *dir,
 			   const char *prefix, int *ids, int max)
 {
 	char path[1024], *end;
@@ -90,7 +90,7 @@ static int ident_cpu_count(const char *root, const char *dir,
 	return n;
 }
 
-static int ident_cpu_pair_cmp(const void *a, const void *b)
+static int host_cpu_pair_cmp(const void *a, const void *b)
 {
 	const long long *x = a, *y = b;
 
@@ -99,37 +99,37 @@ static int ident_cpu_pair_cmp(const void *a, const void *b)
 
 /* sockets, cores and threads from each online CPU's topology (an
  * offline CPU has none); left out when no CPU has one. */
-static void ident_cpu_topology(cJSON *o, const char *root)
+static void host_cpu_topology(cJSON *o, const char *root)
 {
 	long long *pkg = NULL, *core = NULL, p, c;
-	int *ids = malloc(IDENT_CPU_MAX * sizeof(*ids)), n, i, k = 0;
+	int *ids = malloc(HOST_CPU_MAX * sizeof(*ids)), n, i, k = 0;
 	int sockets = 0, cores = 0;
 	char path[128];
 
-	n = ids ? ident_cpu_count(root, "/sys/devices/system/cpu", "cpu",
-				  ids, IDENT_CPU_MAX) : 0;
-	if (n > IDENT_CPU_MAX)
-		n = IDENT_CPU_MAX;
+	n = ids ? host_cpu_count(root, "/sys/devices/system/cpu", "cpu",
+				  ids, HOST_CPU_MAX) : 0;
+	if (n > HOST_CPU_MAX)
+		n = HOST_CPU_MAX;
 	pkg = calloc((size_t)n + 1, sizeof(*pkg));
 	core = calloc((size_t)n + 1, sizeof(*core));
 	for (i = 0; pkg && core && i < n; i++) {
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
 			 ids[i]);
-		if (ident_sysfs_long(root, path, &p) != 0)
+		if (host_sysfs_long(root, path, &p) != 0)
 			continue;
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%d/topology/core_id",
 			 ids[i]);
-		if (ident_sysfs_long(root, path, &c) != 0)
+		if (host_sysfs_long(root, path, &c) != 0)
 			continue;
 		/* One number per package and per (package, core). */
 		pkg[k] = p;
 		core[k++] = (p << 24) ^ (c & 0xffffff);
 	}
 	if (k > 0) {
-		qsort(pkg, (size_t)k, sizeof(*pkg), ident_cpu_pair_cmp);
-		qsort(core, (size_t)k, sizeof(*core), ident_cpu_pair_cmp);
+		qsort(pkg, (size_t)k, sizeof(*pkg), host_cpu_pair_cmp);
+		qsort(core, (size_t)k, sizeof(*core), host_cpu_pair_cmp);
 		for (i = 0; i < k; i++) {
 			sockets += i == 0 || pkg[i] != pkg[i - 1];
 			cores += i == 0 || core[i] != core[i - 1];
@@ -144,40 +144,40 @@ static void ident_cpu_topology(cJSON *o, const char *root)
 }
 
 /* cpufreq's figures (kHz in /sys, MHz in the result) and policy. */
-static void ident_cpu_freq(cJSON *o, const char *root)
+static void host_cpu_freq(cJSON *o, const char *root)
 {
 	const char *f = "/sys/devices/system/cpu/cpu0/cpufreq";
 	char path[128];
 	long long v;
 
 	snprintf(path, sizeof(path), "%s/base_frequency", f);
-	if (ident_sysfs_long(root, path, &v) == 0 && v > 0)
+	if (host_sysfs_long(root, path, &v) == 0 && v > 0)
 		cJSON_AddNumberToObject(o, "base_mhz", (double)(v / 1000));
 	snprintf(path, sizeof(path), "%s/cpuinfo_max_freq", f);
-	if (ident_sysfs_long(root, path, &v) == 0 && v > 0)
+	if (host_sysfs_long(root, path, &v) == 0 && v > 0)
 		cJSON_AddNumberToObject(o, "max_mhz", (double)(v / 1000));
 	snprintf(path, sizeof(path), "%s/scaling_driver", f);
-	ident_sysfs_str(o, "scaling_driver", root, path);
+	host_sysfs_str(o, "scaling_driver", root, path);
 	snprintf(path, sizeof(path), "%s/scaling_governor", f);
-	ident_sysfs_str(o, "governor", root, path);
+	host_sysfs_str(o, "governor", root, path);
 	/* acpi-cpufreq and amd-pstate say "boost"; intel_pstate says the
 	 * opposite, "no_turbo". */
-	if (ident_sysfs_long(root, "/sys/devices/system/cpu/cpufreq/boost",
+	if (host_sysfs_long(root, "/sys/devices/system/cpu/cpufreq/boost",
 			     &v) == 0)
 		cJSON_AddBoolToObject(o, "boost", v != 0);
-	else if (ident_sysfs_long(root,
+	else if (host_sysfs_long(root,
 			"/sys/devices/system/cpu/intel_pstate/no_turbo",
 			&v) == 0)
 		cJSON_AddBoolToObject(o, "boost", v == 0);
 }
 
-static int ident_cpu_str_cmp(const void *a, const void *b)
+static int host_cpu_str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Every file of /sys/devices/system/cpu/vulnerabilities, by name. */
-static void ident_cpu_vulns(cJSON *o, const char *root)
+static void host_cpu_vulns(cJSON *o, const char *root)
 {
 	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
 	char path[1024], *names[128];
@@ -196,13 +196,13 @@ static void ident_cpu_vulns(cJSON *o, const char *root)
 	for (i = 0; i < n; i++)
 		if (!names[i])
 			names[i--] = names[--n];
-	qsort(names, (size_t)n, sizeof(names[0]), ident_cpu_str_cmp);
+	qsort(names, (size_t)n, sizeof(names[0]), host_cpu_str_cmp);
 	for (i = 0; i < n; i++) {
 		if (!v)
 			v = cJSON_CreateObject();
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (v)
-			ident_sysfs_str(v, names[i], root, path);
+			host_sysfs_str(v, names[i], root, path);
 		free(names[i]);
 	}
 	if (v && v->child)
@@ -211,7 +211,7 @@ static void ident_cpu_vulns(cJSON *o, const char *root)
 		cJSON_Delete(v);
 }
 
-cJSON *ident_cpu_json(const char *root)
+cJSON *host_cpu_json(const char *root)
 {
 	cJSON *o = cJSON_CreateObject();
 	long long v;
@@ -219,18 +219,18 @@ cJSON *ident_cpu_json(const char *root)
 
 	if (!o)
 		return NULL;
-	ident_cpu_info(o, root);
-	ident_cpu_topology(o, root);
-	n = ident_cpu_count(root, "/sys/devices/system/node", "node", NULL,
+	host_cpu_info(o, root);
+	host_cpu_topology(o, root);
+	n = host_cpu_count(root, "/sys/devices/system/node", "node", NULL,
 			    0);
 	if (n > 0)
 		cJSON_AddNumberToObject(o, "numa_nodes", n);
-	ident_cpu_freq(o, root);
-	if (ident_sysfs_long(root, "/sys/devices/system/cpu/smt/active",
+	host_cpu_freq(o, root);
+	if (host_sysfs_long(root, "/sys/devices/system/cpu/smt/active",
 			     &v) == 0)
 		cJSON_AddBoolToObject(o, "smt", v != 0);
-	ident_sysfs_str(o, "smt_control", root,
+	host_sysfs_str(o, "smt_control", root,
 			"/sys/devices/system/cpu/smt/control");
-	ident_cpu_vulns(o, root);
+	host_cpu_vulns(o, root);
 	return o;
 }

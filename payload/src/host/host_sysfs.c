@@ -1,13 +1,13 @@
-/* ident/ident_sysfs.c: /sys and /proc files read under a root directory
- * (ident_sysfs.h). */
+/* host/host_sysfs.c: /sys and /proc files read under a root directory
+ * (host_sysfs.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident/ident_sysfs.h"
+#include "host/host_sysfs.h"
 
-int ident_sysfs_read(const char *root, const char *path, char *buf,
+int host_sysfs_read(const char *root, const char *path, char *buf,
 		     size_t len)
 {
 	char full[1024];
@@ -33,12 +33,12 @@ int ident_sysfs_read(const char *root, const char *path, char *buf,
 	return 0;
 }
 
-int ident_sysfs_str(cJSON *o, const char *key, const char *root,
+int host_sysfs_str(cJSON *o, const char *key, const char *root,
 		    const char *path)
 {
 	char buf[512], *s = buf;
 
-	if (ident_sysfs_read(root, path, buf, sizeof(buf)) != 0)
+	if (host_sysfs_read(root, path, buf, sizeof(buf)) != 0)
 		return 0;
 	while (*s == ' ' || *s == '\t' || *s == '\n')
 		s++;
@@ -47,10 +47,10 @@ int ident_sysfs_str(cJSON *o, const char *key, const char *root,
 	return cJSON_AddStringToObject(o, key, s) != NULL;
 }
 
-int ident_sysfs_long(const char *root, const char *path, long long *v)
+int host_sysfs_long(const char *root, const char *path, long long *v)
 {
 	char buf[64], *end;
-	int rc = ident_sysfs_read(root, path, buf, sizeof(buf));
+	int rc = host_sysfs_read(root, path, buf, sizeof(buf));
 
 	if (rc != 0)
 		return rc;
