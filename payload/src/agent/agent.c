@@ -18,7 +18,7 @@
 #include "controller/runner.h"
 #include "node/series.h"
 #include "agent/session.h"
-#include "node/spool.h"
+#include "spool/spool.h"
 #include "controller/suite.h"
 #include "lib/opt.h"
 #include "lib/stop.h"

@@ -14,7 +14,7 @@
 
 #include "changes/changes_cmd.h"
 #include "changes/changes_edivisive.h"
-#include "changes/changes_series.h"
+#include "changes/changes_history.h"
 #include "lib/opt.h"
 #include "lib/util.h"
 #include "result/result_doc.h"
@@ -96,7 +96,7 @@ static int changes_load(struct changes_hist *h, struct changes_cl *cl,
 	/* --suite and --version narrow files as they narrow the index. */
 	if ((!cl->suite || strcmp(cl->suite, r.suite) == 0) &&
 	    (!cl->version || strcmp(cl->version, r.suite_version) == 0))
-		rc = changes_series_add_doc(h, &r);
+		rc = changes_history_add_doc(h, &r);
 	result_doc_free(&r);
 	return rc;
 }
@@ -161,7 +161,7 @@ static int changes_from_files(struct changes_hist *h, struct changes_cl *cl,
 			cl->skipped++;
 		}
 	}
-	changes_series_sort(h);
+	changes_history_sort(h);
 	return rc;
 }
 
@@ -240,7 +240,7 @@ static int changes_report(struct changes_hist *h, const struct changes_cl *cl,
 		struct resultdb_cpoint *cp;
 		int n;
 
-		rc = changes_series_detect(h, i, o, &cp, &n, err, sizeof(err));
+		rc = changes_history_detect(h, i, o, &cp, &n, err, sizeof(err));
 		if (rc != 0) {
 			util_err("changes", -rc, "%s", err);
 			break;
@@ -340,7 +340,7 @@ static int changes_from_db(struct changes_hist *h, struct changes_cl *cl,
 		util_err("changes", ENOMEM, "out of memory");
 		return 1;
 	}
-	rc = changes_series_from_db(h, *st, NULL, cl->suite, cl->version,
+	rc = changes_history_from_db(h, *st, NULL, cl->suite, cl->version,
 				    cl->limit ? (int)cl->limit :
 				    CHANGES_MAX_POINTS, err, sizeof(err));
 	if (rc != 0) {
@@ -383,7 +383,7 @@ int changes_main(int argc, char **argv)
 	}
 	if (rc == 0)
 		rc = changes_report(&h, &cl, &o);
-	changes_series_free(&h);
+	changes_history_free(&h);
 	resultdb_free(st);
 	return rc;
 }

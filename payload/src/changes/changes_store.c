@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "changes/changes_edivisive.h"
-#include "changes/changes_series.h"
+#include "changes/changes_history.h"
 #include "changes/changes_store.h"
 #include "lib/util.h"
 #include "resultdb/resultdb_changes.h"
@@ -44,7 +44,7 @@ static int changes_store_series(struct changes_hist *h, int s,
 	rc = resultdb_changes_list(h->st, &h->s[s].k, NULL, NULL,
 				   changes_old_row, &old, err, errlen);
 	if (rc == 0)
-		rc = changes_series_detect(h, s, o, &cp, &n, err, errlen);
+		rc = changes_history_detect(h, s, o, &cp, &n, err, errlen);
 	for (i = 0; rc == 0 && i < n; i++) {
 		snprintf(cp[i].found_with, sizeof(cp[i].found_with), "%s",
 			 run_id);
@@ -82,11 +82,11 @@ int changes_store_run(struct resultdb *st, const char *run_id,
 	if (!nnew)
 		nnew = &dummy;
 	*nnew = 0;
-	rc = changes_series_from_db(&h, st, run_id, NULL, NULL, CHANGES_TAIL,
+	rc = changes_history_from_db(&h, st, run_id, NULL, NULL, CHANGES_TAIL,
 				    err, errlen);
 	for (i = 0; rc == 0 && i < h.ns; i++)
 		rc = changes_store_series(&h, i, run_id, o, found, arg, nnew,
 					  err, errlen);
-	changes_series_free(&h);
+	changes_history_free(&h);
 	return rc;
 }

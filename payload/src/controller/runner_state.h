@@ -16,7 +16,7 @@
 #include "lib/util.h"
 #include "node/node.h"
 #include "node/series.h"
-#include "node/spool.h"
+#include "spool/spool.h"
 #include "proto/auth.h"
 #include "proto/clock_offset.h"
 #include "proto/control.h"

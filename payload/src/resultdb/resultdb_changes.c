@@ -111,7 +111,7 @@ static int resultdb_cp_run_row(void *arg, struct resultdb_col *c)
 	return c[3].null ? 0 : fn(cb->arg, &r);
 }
 
-int resultdb_changes_series(struct resultdb *st,
+int resultdb_changes_history(struct resultdb *st,
 			    const struct resultdb_cp_key *k, int limit,
 			    int (*fn)(void *arg,
 				      const struct resultdb_cp_run *r),

@@ -50,7 +50,7 @@ int resultdb_changes_keys(struct resultdb *st, const char *run_id,
 
 /* The last limit points of series k, oldest first (by created, then
  * id): fn for each.  Returns as resultdb_changes_keys(). */
-int resultdb_changes_series(struct resultdb *st,
+int resultdb_changes_history(struct resultdb *st,
 			    const struct resultdb_cp_key *k, int limit,
 			    int (*fn)(void *arg,
 				      const struct resultdb_cp_run *r),

@@ -60,11 +60,11 @@ $(PAYLOAD_BUILD)/fuzz/session_c.o: payload/src/agent/session.c
 FUZZ_TARGETS += smbios
 fuzz_smbios_SRCS := host/host_smbios.c host/host_sysfs.c lib/util.c
 $(PAYLOAD_BUILD)/fuzz/fuzz_smbios: FUZZ_CFLAGS += -lcjson
-# The change points' reader (changes_series.c) over any document, and
+# The change points' reader (changes_history.c) over any document, and
 # the detector over any series; the index's modules linked as for
 # fuzz_resultdb (no server is reached: a history from files).
 FUZZ_TARGETS += changes
-fuzz_changes_SRCS := changes/changes_series.c changes/changes_edivisive.c \
+fuzz_changes_SRCS := changes/changes_history.c changes/changes_edivisive.c \
 	resultdb/resultdb_changes.c resultdb/resultdb_regress.c \
 	resultdb/resultdb_conn.c dbconn/dbconn.c \
 	result/result_doc.c result/result.c lib/hist.c lib/json_int.c \

@@ -17,7 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "changes/changes_edivisive.h"
-#include "changes/changes_series.h"
+#include "changes/changes_history.h"
 #include "result/result_doc.h"
 #include "resultdb/resultdb_changes.h"
 
@@ -78,13 +78,13 @@ static void fuzz_doc(const uint8_t *data, size_t size)
 	if (result_doc_parse((const char *)data, size, "fuzz", &r, err,
 			     sizeof(err)) != 0)
 		return;
-	if (changes_series_add_doc(&h, &r) == 0 && h.nruns == 1) {
+	if (changes_history_add_doc(&h, &r) == 0 && h.nruns == 1) {
 		fuzz_twin(&r);
-		changes_series_add_doc(&h, &r);
+		changes_history_add_doc(&h, &r);
 	}
-	changes_series_sort(&h);
+	changes_history_sort(&h);
 	if (h.nruns == 2) {
-		w = changes_series_what(&h, 0, 1, err, sizeof(err));
+		w = changes_history_what(&h, 0, 1, err, sizeof(err));
 		if (w && strlen(w) > RESULTDB_CHANGED_MAX)
 			abort();
 		free(w);
@@ -96,14 +96,14 @@ static void fuzz_doc(const uint8_t *data, size_t size)
 
 		o.perms = 19;
 		o.alpha = 0.1;
-		if (changes_series_detect(&h, i, &o, &cp, &n, err,
+		if (changes_history_detect(&h, i, &o, &cp, &n, err,
 					  sizeof(err)) != 0)
 			continue;
 		for (k = 0; k < n; k++)
 			free(cp[k].changed);
 		free(cp);
 	}
-	changes_series_free(&h);
+	changes_history_free(&h);
 	result_doc_free(&r);
 }
 

@@ -114,6 +114,9 @@ dbconn resultdb
 ident host
 host ident
 host node
+spool node
+spool controller
+spool agent
 TABLE
 
 # Every module is a .c/.h pair: the header is its contract.  main() has

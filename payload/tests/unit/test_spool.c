@@ -14,7 +14,7 @@
 
 #include <curl/curl.h>
 
-#include "node/spool.h"
+#include "spool/spool.h"
 #include "controller/suite.h"
 #include "tap.h"
 

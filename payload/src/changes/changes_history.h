@@ -1,9 +1,9 @@
-/* changes/changes_series.h: a lab's history as series for the change-
+/* changes/changes_history.h: a lab's history as series for the change-
  * point detector, one per suite, step, workload, figure and host set,
  * built from result documents or from the collector's index; the points
  * found in each, with what changed at each one's run. */
-#ifndef BB_CHANGES_SERIES_H
-#define BB_CHANGES_SERIES_H
+#ifndef BB_CHANGES_HISTORY_H
+#define BB_CHANGES_HISTORY_H
 
 #include <stddef.h>
 
@@ -23,7 +23,7 @@ struct changes_run {
 };
 
 /* One series: points oldest first. */
-struct changes_series {
+struct changes_history {
 	struct resultdb_cp_key k;
 	int n;
 	double *y;
@@ -33,7 +33,7 @@ struct changes_series {
 struct changes_hist {
 	struct changes_run *runs;
 	int nruns;
-	struct changes_series *s;
+	struct changes_history *s;
 	int ns;
 	struct resultdb *st;	/* where hosts are read from; NULL: files */
 };
@@ -42,27 +42,27 @@ struct changes_hist {
  * every step and workload with complete repeats, each to its series).
  * A partial result, one without a time, or an id h has already, adds
  * nothing (returns 0).  Returns 0 or -ENOMEM. */
-int changes_series_add_doc(struct changes_hist *h, const struct result_doc *r);
+int changes_history_add_doc(struct changes_hist *h, const struct result_doc *r);
 
 /* Orders h's runs by time (then id) and every series' points with
- * them: after the last changes_series_add_doc(). */
-void changes_series_sort(struct changes_hist *h);
+ * them: after the last changes_history_add_doc(). */
+void changes_history_sort(struct changes_hist *h);
 
 /* Fills h from the index st (kept in h->st to read hosts from later):
  * every series (suite and version non-empty: of that suite version
  * only; run_id: only those run_id has), the last limit points of each.
  * Returns 0, -ENOMEM, or as resultdb_connect() with the reason in err. */
-int changes_series_from_db(struct changes_hist *h, struct resultdb *st,
+int changes_history_from_db(struct changes_hist *h, struct resultdb *st,
 			   const char *run_id, const char *suite,
 			   const char *version, int limit, char *err,
 			   size_t errlen);
 
 /* The change points of series s of h by changes_edivisive() with o,
  * as index rows (found_with left empty; changed filled by
- * changes_series_what(); caller frees each changed and *out), n in
+ * changes_history_what(); caller frees each changed and *out), n in
  * *nout.  Returns 0, -ENOMEM, -EINVAL (o), or as resultdb_connect()
  * (reading hosts). */
-int changes_series_detect(struct changes_hist *h, int s,
+int changes_history_detect(struct changes_hist *h, int s,
 			  const struct changes_opts *o,
 			  struct resultdb_cpoint **out, int *nout, char *err,
 			  size_t errlen);
@@ -74,10 +74,10 @@ int changes_series_detect(struct changes_hist *h, int s,
  * RESULTDB_CHANGED_MAX bytes.  Returns the text (malloc'd) or NULL when
  * out of memory; hosts are read from h->st when not yet (err says why
  * that failed, and the text says it could not be read). */
-char *changes_series_what(struct changes_hist *h, int a, int b, char *err,
+char *changes_history_what(struct changes_hist *h, int a, int b, char *err,
 			  size_t errlen);
 
 /* Frees what h owns (not h->st). */
-void changes_series_free(struct changes_hist *h);
+void changes_history_free(struct changes_hist *h);
 
 #endif

@@ -1,7 +1,7 @@
-/* node/spool.c: the result spool and its libcurl uploader.  A result is on disk
- * (fsync'd) before anyone tries to send it, and leaves pending/ only after
- * the receiver confirmed it; the receiver deduplicates by id, so a crash
- * between the two re-sends at worst a copy it already holds. */
+/* spool/spool.c: the result spool and its libcurl uploader.  A result is
+ * on disk (fsync'd) before anyone tries to send it, and leaves pending/
+ * only after the receiver confirmed it; the receiver deduplicates by id,
+ * so a crash between the two re-sends at worst a copy it already holds. */
 #include <curl/curl.h>
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "lib/json_int.h"
-#include "node/spool.h"
+#include "spool/spool.h"
 #include "lib/util.h"
 #include "proto/upload.h"
 

@@ -1,4 +1,4 @@
-/* test_changes_series.c: what changed at a change point, from two runs'
+/* test_changes_history.c: what changed at a change point, from two runs'
  * hosts: the image line, the server's versions, every fact that differs
  * as ROLE.FIELD (nested system-table fields included), the controller,
  * addresses and clocks left out, clients numbered, a removed fact, the
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "changes/changes_series.h"
+#include "changes/changes_history.h"
 #include "resultdb/resultdb_changes.h"
 #include "tap.h"
 
@@ -88,7 +88,7 @@ static char *what(const char *hb, const char *db)
 	r[1].hosts = (char *)hb;
 	h.runs = r;
 	h.nruns = 2;
-	w = changes_series_what(&h, 0, 1, err, sizeof(err));
+	w = changes_history_what(&h, 0, 1, err, sizeof(err));
 	return w;
 }
 
@@ -138,7 +138,7 @@ int main(void)
 			r[1].hosts = b;
 			h.runs = r;
 			h.nruns = 2;
-			w = changes_series_what(&h, 0, 1, err, sizeof(err));
+			w = changes_history_what(&h, 0, 1, err, sizeof(err));
 		}
 		tap_ok(w && strlen(w) <= RESULTDB_CHANGED_MAX &&
 		       strlen(w) > RESULTDB_CHANGED_MAX - 40 &&

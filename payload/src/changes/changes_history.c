@@ -1,4 +1,4 @@
-/* changes/changes_series.c: the history as series (from documents or
+/* changes/changes_history.c: the history as series (from documents or
  * the index), the detector run over one, and what changed at a point:
  * the image, the server's versions and the hosts' facts that differ. */
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "changes/changes_edivisive.h"
-#include "changes/changes_series.h"
+#include "changes/changes_history.h"
 #include "lib/util.h"
 #include "result/result_doc.h"
 #include "resultdb/resultdb_changes.h"
@@ -20,7 +20,7 @@
 static int changes_find_series(struct changes_hist *h,
 			       const struct resultdb_cp_key *k)
 {
-	struct changes_series s = { .k = *k };
+	struct changes_history s = { .k = *k };
 	int i;
 
 	for (i = h->ns - 1; i >= 0; i--)
@@ -33,7 +33,7 @@ static int changes_add_point(struct changes_hist *h,
 			     const struct resultdb_cp_key *k, int run, double y)
 {
 	int i = changes_find_series(h, k);
-	struct changes_series *s;
+	struct changes_history *s;
 	void *ny, *nr;
 
 	if (i < 0)
@@ -84,7 +84,7 @@ static int changes_find_run(const struct changes_hist *h, const char *id)
 	return -1;
 }
 
-int changes_series_add_doc(struct changes_hist *h, const struct result_doc *r)
+int changes_history_add_doc(struct changes_hist *h, const struct result_doc *r)
 {
 	const cJSON *env = cJSON_GetObjectItemCaseSensitive(r->doc,
 							    "environment");
@@ -154,7 +154,7 @@ static int changes_pair_cmp(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-void changes_series_sort(struct changes_hist *h)
+void changes_history_sort(struct changes_hist *h)
 {
 	int *rank, i, j;
 	struct changes_run *old;
@@ -175,7 +175,7 @@ void changes_series_sort(struct changes_hist *h)
 	for (i = 0; i < h->nruns; i++)
 		rank[i] = changes_find_run(h, old[i].id);
 	for (i = 0; i < h->ns; i++) {
-		struct changes_series *s = &h->s[i];
+		struct changes_history *s = &h->s[i];
 		struct changes_pair *p = malloc((size_t)s->n * sizeof(*p) + 1);
 
 		if (!p)
@@ -230,7 +230,7 @@ static int changes_db_point(void *arg, const struct resultdb_cp_run *r)
 	return changes_add_point(f->h, &f->keys[f->cur], ri, r->y);
 }
 
-int changes_series_from_db(struct changes_hist *h, struct resultdb *st,
+int changes_history_from_db(struct changes_hist *h, struct resultdb *st,
 			   const char *run_id, const char *suite,
 			   const char *version, int limit, char *err,
 			   size_t errlen)
@@ -242,12 +242,12 @@ int changes_series_from_db(struct changes_hist *h, struct resultdb *st,
 	rc = resultdb_changes_keys(st, run_id, suite, version, changes_db_key,
 				   &f, err, errlen);
 	for (f.cur = 0; rc == 0 && f.cur < f.nkeys; f.cur++)
-		rc = resultdb_changes_series(st, &f.keys[f.cur], limit,
+		rc = resultdb_changes_history(st, &f.keys[f.cur], limit,
 					     changes_db_point, &f, err,
 					     errlen);
 	free(f.keys);
 	if (rc == 0)
-		changes_series_sort(h);
+		changes_history_sort(h);
 	return rc == -ENOMEM ? util_fail(err, errlen, rc, "out of memory") : rc;
 }
 
@@ -389,7 +389,7 @@ static int changes_hosts_of(struct changes_hist *h, int i, char *err,
 /* Over 80 lines on purpose: the text's parts in the order a reader
  * wants them (image, server, then every row that differs) read best in
  * one place. */
-char *changes_series_what(struct changes_hist *h, int a, int b, char *err,
+char *changes_history_what(struct changes_hist *h, int a, int b, char *err,
 			  size_t errlen)
 {
 	struct changes_facts fa = { 0 }, fb = { 0 };
@@ -470,12 +470,12 @@ out:
 
 /* --- detection ----------------------------------------------------------- */
 
-int changes_series_detect(struct changes_hist *h, int si,
+int changes_history_detect(struct changes_hist *h, int si,
 			  const struct changes_opts *o,
 			  struct resultdb_cpoint **out, int *nout, char *err,
 			  size_t errlen)
 {
-	const struct changes_series *s = &h->s[si];
+	const struct changes_history *s = &h->s[si];
 	struct changes_point *cp = NULL;
 	struct resultdb_cpoint *rp = NULL;
 	int n = 0, i, rc;
@@ -510,7 +510,7 @@ int changes_series_detect(struct changes_hist *h, int si,
 		/* Fewer per second, or a longer p99, is the worse way. */
 		rp[i].worse = strcmp(s->k.figure, "thr") == 0 ?
 			cp[i].after < cp[i].before : cp[i].after > cp[i].before;
-		rp[i].changed = changes_series_what(h, s->run[cp[i].idx - 1],
+		rp[i].changed = changes_history_what(h, s->run[cp[i].idx - 1],
 						    s->run[cp[i].idx], err,
 						    errlen);
 		if (!rp[i].changed) {
@@ -530,7 +530,7 @@ int changes_series_detect(struct changes_hist *h, int si,
 	return 0;
 }
 
-void changes_series_free(struct changes_hist *h)
+void changes_history_free(struct changes_hist *h)
 {
 	int i;
 

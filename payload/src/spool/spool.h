@@ -1,5 +1,5 @@
-/* node/spool.h: results written locally first, then uploaded from a spool that
- * survives restarts; an upload is idempotent by result id. */
+/* spool/spool.h: results written locally first, then uploaded from a
+ * spool that survives restarts; an upload is idempotent by result id. */
 #ifndef BB_SPOOL_H
 #define BB_SPOOL_H
 
