@@ -1,7 +1,7 @@
 /* controller/runner.c: the controller role: a single-threaded poll loop
  * (runner_peers_pump()) that, as straight-line code, sets up, waits for
  * peers, synchronises clocks, runs every step (runner_steps.c) and writes,
- * spools and uploads the result (runner_doc.c). */
+ * spools and uploads the result (runner_result.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "controller/runner.h"
-#include "controller/runner_doc.h"
+#include "controller/runner_result.h"
 #include "controller/runner_peers.h"
 #include "controller/runner_steps.h"
 #include "ident/ident.h"
@@ -209,13 +209,13 @@ int runner_main(const struct runner_opts *o, volatile sig_atomic_t *stop)
 	runner_steps_relay_early(&r);
 	/* Initial clock estimate: many exchanges, best one wins. */
 	runner_peers_sync(&r, 32, 5000);
-	runner_doc_resume_id(&r, id, sizeof(id));
-	runner_doc_head(&r, id);
-	runner_doc_resume_note(&r);
+	runner_result_resume_id(&r, id, sizeof(id));
+	runner_result_head(&r, id);
+	runner_result_resume_note(&r);
 	cJSON_AddItemToObject(r.doc, "peers", peers);
 	runner_steps_run(&r, cJSON_AddArrayToObject(r.doc, "steps"));
-	runner_doc_tail(&r);
-	status = runner_doc_deliver(&r, id);
+	runner_result_tail(&r);
+	status = runner_result_deliver(&r, id);
 out:
 	runner_teardown(&r);
 	return status;

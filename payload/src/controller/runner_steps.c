@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "controller/runner_doc.h"
+#include "controller/runner_result.h"
 #include "controller/runner_link.h"
 #include "controller/runner_peers.h"
 #include "controller/runner_steps.h"
@@ -1032,7 +1032,7 @@ static void runner_step(struct runner *r, const struct suite_step *st,
 			cJSON_AddItemToArray(per_rep, cJSON_Duplicate(mo, 1));
 		}
 		result_merge_free(&acc);
-		runner_doc_checkpoint(r);
+		runner_result_checkpoint(r);
 		runner_peers_serve_for(r, runner_cool_left(r, st->cooldown_ns));
 	}
 	cJSON_AddNumberToObject(so, "complete_repeats", ncomplete);
@@ -1057,7 +1057,7 @@ void runner_steps_run(struct runner *r, cJSON *steps)
 	}
 	r->start_clients = runner_peers_count(r, ROLE_CLIENT);
 	/* A controller whose link is gone ends with what it has
-	 * (runner_doc_deliver() then marks the result partial). */
+	 * (runner_result_deliver() then marks the result partial). */
 	for (si = 0; si < r->suite.nsteps && !*r->stop && !r->link_gone[0];
 	     si++) {
 		st = &r->suite.steps[si];

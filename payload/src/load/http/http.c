@@ -809,7 +809,7 @@ static void report_merge(const struct http_cfg *cfg,
 	}
 }
 
-static void report_text(const struct http_cfg *cfg,
+static void http_report_text(const struct http_cfg *cfg,
 			const struct http_total *t)
 {
 	double elapsed = t->elapsed;
@@ -922,7 +922,7 @@ static int report(const struct http_cfg *cfg, struct http_thread *ths,
 
 	report_merge(cfg, ths, &t);
 	if (!cfg->json) {
-		report_text(cfg, &t);
+		http_report_text(cfg, &t);
 		return 0;
 	}
 	rec = lg_record_new("http", real0 + (ths[0].measure_start - t0),

@@ -1,4 +1,4 @@
-/* controller/runner_doc.c: the controller's result document: the run's
+/* controller/runner_result.c: the controller's result document: the run's
  * id, a resumed run's note, the environment, the checkpoint after every
  * repeat, the head and tail, and the spool and upload it ends in. */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "controller/runner_doc.h"
+#include "controller/runner_result.h"
 #include "controller/runner_link.h"
 #include "controller/runner_peers.h"
 #include "host/host_nic.h"
@@ -54,7 +54,7 @@ static void runner_suite_obj(const struct runner *r, cJSON *su)
  * the clients are the same (result_resume_match()); when they are not,
  * the checkpoint is spooled as an interrupted partial result and this
  * run gets an id of its own; without --run-id a new id. */
-void runner_doc_resume_id(struct runner *r, char *id, size_t len)
+void runner_result_resume_id(struct runner *r, char *id, size_t len)
 {
 	const char *ids[RUNNER_MAX_PEERS], *why0 = "the controller stopped before the run ended; not resumed: ";
 	char why[300], err[512];
@@ -72,7 +72,7 @@ void runner_doc_resume_id(struct runner *r, char *id, size_t len)
 		if (r->peers[i].role == ROLE_CLIENT &&
 		    r->peers[i].state == RP_READY)
 			ids[n++] = r->peers[i].id;
-	/* The suite object as runner_doc_head() will write it. */
+	/* The suite object as runner_result_head() will write it. */
 	su = cJSON_CreateObject();
 	runner_suite_obj(r, su);
 	if (result_resume_match(r->resume, su, ids, n, why, sizeof(why))) {
@@ -94,7 +94,7 @@ void runner_doc_resume_id(struct runner *r, char *id, size_t len)
 /* A resumed document says so: when its checkpoint was written, the gap
  * until this start (wall clock) and, filled as the steps run, which
  * repeats came from it. */
-void runner_doc_resume_note(struct runner *r)
+void runner_result_resume_note(struct runner *r)
 {
 	char ts[32], d[64];
 	struct tm tm;
@@ -168,7 +168,7 @@ static cJSON *runner_environment(struct runner *r)
  * partial/ after every repeat: a controller that dies loses at most the
  * repeat in progress (its next start uploads what is there).  A failure
  * is logged, never fatal: the run goes on. */
-void runner_doc_checkpoint(struct runner *r)
+void runner_result_checkpoint(struct runner *r)
 {
 	cJSON *cp = cJSON_Duplicate(r->doc, 1), *id;
 	char err[512], *text;
@@ -236,7 +236,7 @@ static int runner_upload_loop(struct runner *r)
 }
 
 /* The document's head: schema, id, created, tool, controller, suite. */
-void runner_doc_head(struct runner *r, const char *id)
+void runner_result_head(struct runner *r, const char *id)
 {
 	char ts[32];
 	time_t now = time(NULL);
@@ -262,7 +262,7 @@ void runner_doc_head(struct runner *r, const char *id)
 
 /* The document's tail: environment, skew, the controller's own usage and
  * the events. */
-void runner_doc_tail(struct runner *r)
+void runner_result_tail(struct runner *r)
 {
 	struct rusage ru;
 	cJSON *c;
@@ -293,7 +293,7 @@ void runner_doc_tail(struct runner *r)
 
 /* Writes the result to the spool, tells every agent the suite is over
  * and uploads.  Returns the exit status. */
-int runner_doc_deliver(struct runner *r, const char *id)
+int runner_result_deliver(struct runner *r, const char *id)
 {
 	const struct runner_opts *o = r->o;
 	char err[512], *text = json_int_print(r->doc, 1);
