@@ -165,56 +165,92 @@ static int ao_duration(void *dst, const char *arg, char *err, size_t errlen)
 }
 
 #define AO(m) OPT_AT(struct agent_opts, m)
-#define AO_STR(n, m) { .name = (n), .kind = OPT_STR, .off = AO(m) }
-#define AO_FN(n, m, f, msg) { .name = (n), .kind = OPT_FN, .off = AO(m), \
-	.fn = (f), .bad = (msg) }
+#define AO_STR(n, m, ...) { .name = (n), .kind = OPT_STR, .off = AO(m), \
+	__VA_ARGS__ }
+#define AO_FN(n, m, f, msg, ...) { .name = (n), .kind = OPT_FN, \
+	.off = AO(m), .fn = (f), .bad = (msg), __VA_ARGS__ }
 
 static const struct opt agent_opt_tab[] = {
 	{ .name = "role", .kind = OPT_FN, .fn = ao_role,
-	  .bad = "--role '%s': expected client, server or controller" },
-	AO_FN("id", id, ao_ident, "--id '%s': expected 1..63 of [A-Za-z0-9._-]"),
-	AO_STR("controller", controller),
-	AO_STR("listen", r.listen),
-	AO_STR("suite", r.suite),
-	AO_STR("suite-dir", r.suite_dir),
-	AO_FN("set", r, ao_set, "--set '%s': expected KEY=VALUE (at most 32)"),
-	AO_STR("upload", r.upload),
-	AO_STR("token", r.token),
-	{ .name = "token-file", .kind = OPT_FN, .fn = ao_token_file },
-	AO_STR("ca", r.ca),
-	AO_STR("pin", r.pin),
-	AO_STR("spool", r.spool),
-	AO_FN("run-id", r.run_id, ao_run_id, "--run-id '%s': expected 1..200 of [A-Za-z0-9._-]"),
-	AO_FN("upload-deadline", r.upload_deadline_ns, ao_duration, "--upload-deadline '%s': expected a duration"),
-	AO_FN("upload-timeout", r.upload_timeout_s, ao_upload_timeout, "--upload-timeout '%s': expected a duration >= 1s"),
-	AO_FN("peers", r.peers, ao_peers, "--peers '%s': expected 0..4096"),
-	AO_FN("wait", r.wait_ns, ao_duration, "--wait '%s': expected a duration"),
-	{ .name = "once", .kind = OPT_FLAG, .off = AO(once), .val = 1 },
+	  .bad = "--role '%s': expected client, server or controller",
+	  .arg = "ROLE", .help = "what this machine is (required)",
+	  .values = "client|server|controller" },
+	AO_FN("id", id, ao_ident, "--id '%s': expected 1..63 of [A-Za-z0-9._-]",
+	      .arg = "NAME", .help = "this agent's identity",
+	      .def = "ROLE-MAC, the first NIC's MAC"),
+	AO_STR("controller", controller, .arg = "HOST[:PORT]",
+	       .help = "skip discovery: the controller is there",
+	       .def = "found over mDNS; port 7407"),
+	AO_STR("listen", r.listen, .arg = "[ADDR][:PORT]",
+	       .help = "controller: where to accept agents",
+	       .def = "every address, 7407"),
+	AO_STR("suite", r.suite, .arg = "NAME|PATH|URL",
+	       .help = "controller: the suite", .def = "smoke"),
+	AO_STR("suite-dir", r.suite_dir, .arg = "DIR",
+	       .help = "controller: where suites named by NAME are"),
+	AO_FN("set", r, ao_set, "--set '%s': expected KEY=VALUE (at most 32)",
+	      .arg = "KEY=VALUE",
+	      .help = "controller: override a suite variable (repeatable)"),
+	AO_STR("upload", r.upload, .arg = "URL",
+	       .help = "controller: where results go (http(s)://, file:///)"),
+	AO_STR("token", r.token, .arg = "T",
+	       .help = "the collector's bearer token"),
+	{ .name = "token-file", .kind = OPT_FN, .fn = ao_token_file,
+	  .arg = "FILE",
+	  .help = "the collector's token from a file (kept out of ps)" },
+	AO_STR("ca", r.ca, .arg = "FILE",
+	       .help = "https upload: the CA certificates (PEM) the "
+		       "collector's must chain to"),
+	AO_STR("pin", r.pin, .arg = "sha256//BASE64",
+	       .help = "https upload: the collector's public key pin"),
+	AO_STR("spool", r.spool, .arg = "DIR",
+	       .help = "controller: the result spool",
+	       .def = "$BENCHBOOT_SPOOL or /var/lib/benchboot/spool"),
+	AO_FN("run-id", r.run_id, ao_run_id,
+	      "--run-id '%s': expected 1..200 of [A-Za-z0-9._-]",
+	      .arg = "ID", .help = "controller: the run's id; a spooled "
+	      "checkpoint of it is resumed", .def = "a new one"),
+	AO_FN("upload-deadline", r.upload_deadline_ns, ao_duration,
+	      "--upload-deadline '%s': expected a duration", .arg = "D",
+	      .help = "give up retrying transient failures after D and exit 3 "
+		      "(0: forever)", .def = "1h"),
+	AO_FN("upload-timeout", r.upload_timeout_s, ao_upload_timeout,
+	      "--upload-timeout '%s': expected a duration >= 1s", .arg = "D",
+	      .help = "one upload attempt", .def = "30s"),
+	AO_FN("peers", r.peers, ao_peers, "--peers '%s': expected 0..4096",
+	      .arg = "N", .help = "controller: clients to wait for",
+	      .def = "the suite's clients"),
+	AO_FN("wait", r.wait_ns, ao_duration,
+	      "--wait '%s': expected a duration", .arg = "D",
+	      .help = "controller: how long to wait for peers; server: how "
+		      "long to look for a controller before becoming one",
+	      .def = "the suite's; 10s"),
+	{ .name = "once", .kind = OPT_FLAG, .off = AO(once), .val = 1,
+	  .help = "client or server: exit after the controller's done",
+	  .def = "wait for the next controller" },
 	{ .name = "no-series", .kind = OPT_FLAG, .off = AO(r.no_series),
-	  .val = 1 },
-	AO_STR("procs", r.procs),
-	AO_FN("key-file", key, ao_key_file, NULL),
-	AO_FN("lab", lab, ao_ident, "--lab '%s': expected 1..63 of [A-Za-z0-9._-]"),
-	AO_STR("target", r.target),
-	AO_FN("time-scale", r.time_scale, ao_time_scale, NULL),
+	  .val = 1, .help = "server: no probe and no sampler" },
+	AO_STR("procs", r.procs, .arg = "LIST",
+	       .help = "server: the processes whose RSS and CPU the sampler "
+		       "follows (at most 8 names)", .def = SERIES_SAMPLE_PROCS),
+	AO_FN("key-file", key, ao_key_file, NULL, .arg = "FILE",
+	      .help = "the lab key, the file's first line: every control "
+		      "connection is authenticated", .def = "an open lab"),
+	AO_FN("lab", lab, ao_ident,
+	      "--lab '%s': expected 1..63 of [A-Za-z0-9._-]", .arg = "NAME",
+	      .help = "the lab's name: an agent finds only its own lab's "
+		      "controller"),
+	AO_STR("target", r.target, .arg = "HOST",
+	       .help = "controller: the server under test is HOST, any host "
+		       "on the LAN (no server agent waited for)"),
+	AO_FN("time-scale", r.time_scale, ao_time_scale, NULL, .arg = "F",
+	      .help = "controller: every time of the suite times F "
+		      "(0.01-10)"),
 };
 
-static void agent_usage(FILE *out)
-{
-	fprintf(out,
-"usage: benchboot agent --role=client|server|controller [--id NAME]\n"
-"         [--controller HOST[:PORT]] [--listen [ADDR][:PORT]]\n"
-"         [--suite NAME|PATH|URL] [--suite-dir DIR] [--set KEY=VALUE]...\n"
-"         [--upload URL] [--token T] [--spool DIR] [--upload-deadline S]\n"
-"         [--upload-timeout S] [--run-id ID]\n"
-"         [--peers N] [--wait S] [--once] [--no-series] [--procs LIST]\n"
-"         [--key-file FILE] [--lab NAME] [--token-file FILE] [--ca FILE]\n"
-"         [--pin sha256//BASE64] [--target HOST] [--time-scale F]\n"
-"See docs/agent.md.\n");
-}
-
 static const struct optset agent_optset = OPTSET("agent", agent_opt_tab,
-						 agent_usage);
+	"--role=client|server|controller [options]",
+	"See docs/agent.md.\n");
 
 /* Parses argv into o.  Returns 0, 1 for --help (usage printed), or 2
  * for a usage error (message and usage on stderr). */
@@ -229,7 +265,7 @@ static int agent_parse(struct agent_opts *o, int argc, char **argv)
 		return 0;
 	if (o->role == ROLE_NONE)
 		util_err("agent", EINVAL, "--role: expected client, server or controller");
-	agent_usage(stderr);
+	opt_usage(&agent_optset, stderr);
 	return 2;
 }
 

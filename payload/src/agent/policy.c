@@ -1,6 +1,6 @@
 /* agent/policy.c: the agent's least-authority check of a run's argv
  * (policy.h): resolved with the workload's own option table, allowed by
- * the workload's allow-list (agent/workload.c), aimed at the targets. */
+ * each option's .remote in that table (lib/opt.h), aimed at the targets. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,17 +28,6 @@ static int policy_listed(const cJSON *list, const char *s, size_t n)
 	cJSON_ArrayForEach(e, list)
 		if (cJSON_IsString(e) && strlen(e->valuestring) == n &&
 		    memcmp(e->valuestring, s, n) == 0)
-			return 1;
-	return 0;
-}
-
-/* Whether the option called name is on w's allow-list. */
-static int policy_allowed(const struct workload *w, const char *name)
-{
-	const char *const *a;
-
-	for (a = w->allow; a && *a; a++)
-		if (strcmp(*a, name) == 0)
 			return 1;
 	return 0;
 }
@@ -81,10 +70,10 @@ static int policy_option(const struct opt *o, const char *value,
 	struct policy_walk *pw = ctx;
 
 	(void)arg;
-	if (!policy_allowed(pw->w, o->name) && o->local)
+	if (!o->remote && o->local)
 		return util_fail(err, errlen, -EPERM, "%s: option --%s %s: not taken from a controller", pw->w->name, o->name, o->local);
-	if (!policy_allowed(pw->w, o->name))
-		return util_fail(err, errlen, -EPERM, "%s: option --%s is not on its allow-list: not taken from a controller", pw->w->name, o->name);
+	if (!o->remote)
+		return util_fail(err, errlen, -EPERM, "%s: option --%s is not one a controller may give: not taken from a controller", pw->w->name, o->name);
 	if (pw->w->target != WORKLOAD_TARGET_HOST || strcmp(o->name, "host"))
 		return 0;
 	pw->host_given = 1;

@@ -1,6 +1,7 @@
-/* agent/policy.h: what an agent lets a controller start (least authority): only
- * the workloads it announced, only the options on each one's allow-list
- * (agent/workload.c), and load aimed only at the run's targets.  Pure:
+/* agent/policy.h: what an agent lets a controller start (least
+ * authority): only the workloads it announced, only the options each
+ * one's table marks .remote (lib/opt.h), and load aimed only at the
+ * run's targets.  Pure:
  * checks an argv against tables and lists, so the session can refuse a
  * run before forking. */
 #ifndef BB_POLICY_H
@@ -16,7 +17,7 @@
  * argv is resolved by opt_walk() with the workload's own option table
  * (workload.opts), exactly as the workload will resolve it: unique
  * prefixes, --opt=value, short letters, bundles and "--" name the option
- * they stand for.  Refused: an option not on the workload's allow-list
+ * they stand for.  Refused: an option its table does not mark .remote
  * (naming it, and what it touches locally when its table says), an
  * unknown, ambiguous or valueless option, --help, a target that is not
  * one of targets (http's URL operands, smtp's HOST:PORT operands, sql's

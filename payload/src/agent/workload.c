@@ -1,5 +1,5 @@
 /* agent/workload.c: the workload table (agent/workload.h): each
- * workload's roles, option table, target and allow-list. */
+ * workload's roles, option table and target. */
 #include <string.h>
 
 #include "agent/workload.h"
@@ -13,39 +13,19 @@
 #define ON_CLIENT WORKLOAD_ROLE(ROLE_CLIENT)
 #define ON_SERVER WORKLOAD_ROLE(ROLE_SERVER)
 
-/* Refused, for what they touch on the agent's host: http --urls, sql
- * --socket, smtp --message, smtp-sink --store, sample --root and
- * --replay (their tables' .local says what). */
-static const char *const http_allow[] = { "threads", "connections",
-	"duration", "header", "method", "warmup", "timeout", "rate",
-	"pipeline", "no-keepalive", "no-batch", "seed", "json", "engine",
-	"insecure", "label", NULL };
-static const char *const sql_allow[] = { "workload", "threads",
-	"connections", "duration", "rate", "rows", "table", "seed", "keep",
-	"timeout", "host", "port", "user", "password", "db", "json", NULL };
-static const char *const smtp_allow[] = { "threads", "connections",
-	"duration", "count", "new-session", "rate", "helo", "timeout",
-	"from", "to", "json", NULL };
-static const char *const smtp_sink_allow[] = { "threads", "hostname",
-	"no-pipelining", "tempfail-every", "reject-every", "duration",
-	"idle", "json", NULL };
-static const char *const probe_allow[] = { "rate", "duration", "count",
-	"work", "json", NULL };
-static const char *const sample_allow[] = { "interval", "count", "proc",
-	"json", NULL };
-
+/* Which options a controller may give: each table's .remote entries
+ * (http --urls, sql --socket, smtp --message, smtp-sink --store, sample
+ * --root and --replay have none, for what they touch on the agent's
+ * host: their .local says what). */
 const struct workload workload_table[] = {
-	{ "http", ON_CLIENT, &http_optset, WORKLOAD_TARGET_URL, http_allow },
-	{ "probe", ON_SERVER, &probe_optset, WORKLOAD_TARGET_NONE,
-	  probe_allow },
-	{ "sample", ON_SERVER, &sample_optset, WORKLOAD_TARGET_NONE,
-	  sample_allow },
-	{ "sql", ON_CLIENT, &sql_optset, WORKLOAD_TARGET_HOST, sql_allow },
-	{ "smtp", ON_CLIENT, &smtp_optset, WORKLOAD_TARGET_HOSTPORT,
-	  smtp_allow },
-	{ "smtp-sink", ON_CLIENT, &smtp_sink_optset, WORKLOAD_TARGET_LISTEN,
-	  smtp_sink_allow },
-	{ NULL, 0, NULL, WORKLOAD_TARGET_NONE, NULL },
+	{ "http", ON_CLIENT, &http_optset, WORKLOAD_TARGET_URL },
+	{ "probe", ON_SERVER, &probe_optset, WORKLOAD_TARGET_NONE },
+	{ "sample", ON_SERVER, &sample_optset, WORKLOAD_TARGET_NONE },
+	{ "sql", ON_CLIENT, &sql_optset, WORKLOAD_TARGET_HOST },
+	{ "smtp", ON_CLIENT, &smtp_optset, WORKLOAD_TARGET_HOSTPORT },
+	{ "smtp-sink", ON_CLIENT, &smtp_sink_optset,
+	  WORKLOAD_TARGET_LISTEN },
+	{ NULL, 0, NULL, WORKLOAD_TARGET_NONE },
 };
 
 const struct workload *workload_find(const char *name)

@@ -35,11 +35,10 @@ struct workload {
 	 * NAME_optset): the agent resolves a controller's argv with it. */
 	const struct optset *opts;
 	enum workload_target target;
-	/* The long names of the options a controller may give, NULL
-	 * ended: the ones that only shape the load.  Anything else in
-	 * opts (what reads or writes a local file or socket, any option
-	 * added later) is refused until it is listed here. */
-	const char *const *allow;
+	/* Which options a controller may give is each entry's .remote in
+	 * opts (lib/opt.h): the ones that only shape the load.  An entry
+	 * without it (what reads or writes a local file or socket, any
+	 * option added later) is refused. */
 };
 
 /* The table, ending with a NULL name. */

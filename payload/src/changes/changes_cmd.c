@@ -45,39 +45,51 @@ static int changes_opt_alpha(void *dst, const char *arg, char *err,
 
 #define CC(m) OPT_AT(struct changes_cl, m)
 static const struct opt changes_opt_tab[] = {
-	{ .name = "db", .kind = OPT_STR, .off = CC(db) },
-	{ .name = "db-password-file", .kind = OPT_STR, .off = CC(pass_file) },
-	{ .name = "suite", .kind = OPT_STR, .off = CC(suite) },
-	{ .name = "version", .kind = OPT_STR, .off = CC(version) },
-	{ .name = "json", .kind = OPT_FLAG, .off = CC(json), .val = 1 },
-	{ .name = "test", .kind = OPT_STR, .off = CC(test) },
+	{ .name = "db", .kind = OPT_STR, .off = CC(db),
+	  .arg = "mysql://USER@HOST[:PORT]/DB",
+	  .help = "read the history from the collector's database, not from "
+		  "files" },
+	{ .name = "db-password-file", .kind = OPT_STR, .off = CC(pass_file),
+	  .arg = "F", .help = "the database password, the first line of F" },
+	{ .name = "suite", .kind = OPT_STR, .off = CC(suite), .arg = "S",
+	  .help = "only that suite" },
+	{ .name = "version", .kind = OPT_STR, .off = CC(version), .arg = "V",
+	  .help = "only that suite version" },
+	{ .name = "json", .kind = OPT_FLAG, .off = CC(json), .val = 1,
+	  .help = "JSON instead of text" },
+	{ .name = "test", .kind = OPT_STR, .off = CC(test), .arg = "T",
+	  .help = "the significance test", .values = "permutation|ttest",
+	  .def = "permutation" },
 	{ .name = "alpha", .kind = OPT_FN, .off = CC(alpha),
 	  .fn = changes_opt_alpha,
-	  .bad = "--alpha '%s': expected a significance level in (0, 0.5]" },
+	  .bad = "--alpha '%s': expected a significance level in (0, 0.5]",
+	  .arg = "A", .help = "significance level, (0, 0.5]", .def = "0.01" },
 	{ .name = "min-segment", .kind = OPT_UINT, .off = CC(min_seg),
 	  .min = 2, .max = 1000,
-	  .bad = "--min-segment '%s': expected 2..1000 runs" },
+	  .bad = "--min-segment '%s': expected 2..1000 runs", .arg = "N",
+	  .help = "runs each side of a change, 2..1000", .def = "3" },
 	{ .name = "permutations", .kind = OPT_UINT, .off = CC(perms),
 	  .min = 1, .max = 100000,
-	  .bad = "--permutations '%s': expected 1..100000" },
-	{ .name = "seed", .kind = OPT_U64, .off = CC(seed), .max = UINT64_MAX },
+	  .bad = "--permutations '%s': expected 1..100000", .arg = "N",
+	  .help = "the permutation test's shuffles (with --alpha A at least "
+		  "1/A - 1, or no p could be under it)", .def = "199" },
+	{ .name = "seed", .kind = OPT_U64, .off = CC(seed), .max = UINT64_MAX,
+	  .arg = "N", .help = "the shuffles' seed", .def = "1" },
 	{ .name = "limit", .kind = OPT_UINT, .off = CC(limit), .min = 4,
 	  .max = CHANGES_MAX_POINTS,
-	  .bad = "--limit '%s': expected 4..5000 runs per series" },
+	  .bad = "--limit '%s': expected 4..5000 runs per series", .arg = "N",
+	  .help = "with --db: the newest N runs of each series",
+	  .def = "every one, up to 5000" },
 };
 
-static void changes_usage(FILE *out)
-{
-	fputs("usage: benchboot changes [OPTIONS] FILE|DIR...\n"
-	      "       benchboot changes [OPTIONS] --db mysql://USER@HOST[:PORT]/DB [--db-password-file F]\n"
-	      "options: [--suite S --version V] [--json] [--test ttest|permutation]\n"
-	      "         [--alpha A] [--min-segment N] [--permutations N] [--seed N]\n"
-	      "         [--limit N]\n"
-	      "The change points of every series (suite, step, workload, figure and host set) of a history:\n"
-	      "result files (a directory's *.json, e.g. a USB stick's results partition) or the collector's\n"
-	      "database.  E-Divisive means with Otava's t-test (default) or MongoDB's permutation test;\n"
-	      "docs/collect.md says how the defaults were chosen.\n", out);
-}
+static const struct optset changes_optset = OPTSET("changes",
+	changes_opt_tab, "[options] FILE|DIR...\n"
+	"       benchboot changes [options] --db URL [--db-password-file F]",
+	"The change points of every series (suite, step, workload, figure "
+	"and host set)\nof a history: result files (a directory's *.json, "
+	"e.g. a USB stick's results\npartition) or the collector's database.  "
+	"E-Divisive means with MongoDB's\npermutation test or Otava's t-test; "
+	"docs/collect.md says how the defaults\nwere chosen.\n");
 
 /* Loads one document into h; a file that does not validate is said
  * and skipped. */
@@ -352,15 +364,13 @@ static int changes_from_db(struct changes_hist *h, struct changes_cl *cl,
 
 int changes_main(int argc, char **argv)
 {
-	static const struct optset set = OPTSET("changes", changes_opt_tab,
-						changes_usage);
 	struct changes_cl cl = { 0 };
 	struct changes_hist h = { 0 };
 	struct changes_opts o;
 	struct resultdb *st = NULL;
 	int argi, rc;
 
-	rc = opt_main(&set, &cl, argc, argv, &argi);
+	rc = opt_main(&changes_optset, &cl, argc, argv, &argi);
 	if (rc != 0)
 		return rc == 1 ? 0 : 2;
 	rc = changes_opts_from(&cl, &o);
@@ -368,7 +378,7 @@ int changes_main(int argc, char **argv)
 		return rc;
 	if (!cl.db == (argi == argc)) {
 		util_err("changes", EINVAL, "give result files or directories, or --db (not both)");
-		changes_usage(stderr);
+		opt_usage(&changes_optset, stderr);
 		return 2;
 	}
 	if (cl.db)

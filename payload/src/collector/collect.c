@@ -952,23 +952,6 @@ static void collect_loop(struct collect_srv *s, int lfd)
 	free(map);
 }
 
-static void collect_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: benchboot collect --dir DIR --listen ADDR:PORT\n"
-		"         [--token T | --token-file F | --no-token]\n"
-		"         [--view-token-file F] [--max-size N]\n"
-		"         [--max-conns N] [--max-conns-per-peer N] [--timeout D]\n"
-		"         [--db mysql://USER@HOST[:PORT]/DB [--db-password-file F]\n"
-		"          [--db-retry D] [--regress-window N] [--regress-threshold PCT]]\n"
-		"         [--user NAME]\n"
-		"       benchboot collect --dir DIR --db URL [--db-password-file F] --reindex\n"
-		"         [--user NAME]\n"
-		"ADDR is required: 127.0.0.1 (this host only), an interface's address, or 0.0.0.0 / [::] (every address); beyond loopback --token (or --token-file) is required unless --no-token is given.\n"
-		"--db also records every stored result in MariaDB/MySQL (docs/collect.md); --reindex rebuilds those rows from DIR's files and exits.\n"
-		"As root, --user NAME is required: the collector drops to that user once its socket is bound and its files are read (DIR must be writable by it).\n");
-}
-
 /* What collect_main reads from the command line besides the server. */
 struct collect_opts {
 	const char *listen, *token_file, *view_token_file, *db, *db_pass_file;
@@ -1026,39 +1009,74 @@ struct collect_cmdline {
 #define CO(m) OPT_AT(struct collect_cmdline, o.m)
 
 static const struct opt collect_opt_tab[] = {
-	{ .name = "dir", .kind = OPT_STR, .off = CS(dir) },
-	{ .name = "listen", .kind = OPT_STR, .off = CO(listen) },
-	{ .name = "token", .kind = OPT_STR, .off = CS(token) },
-	{ .name = "token-file", .kind = OPT_STR, .off = CO(token_file) },
+	{ .name = "dir", .kind = OPT_STR, .off = CS(dir), .arg = "DIR",
+	  .help = "the store: one file per result (required)" },
+	{ .name = "listen", .kind = OPT_STR, .off = CO(listen),
+	  .arg = "ADDR:PORT",
+	  .help = "where to serve: 127.0.0.1 (this host only), an "
+		  "interface's address, or 0.0.0.0 / [::] (every address); "
+		  "required but with --reindex" },
+	{ .name = "token", .kind = OPT_STR, .off = CS(token), .arg = "T",
+	  .help = "the uploaders' token (Authorization: Bearer T); beyond "
+		  "loopback a token is required unless --no-token" },
+	{ .name = "token-file", .kind = OPT_STR, .off = CO(token_file),
+	  .arg = "F", .help = "the token, the first line of F" },
 	{ .name = "no-token", .kind = OPT_FLAG, .off = CO(no_token),
-	  .val = 1 },
+	  .val = 1, .help = "anyone who reaches ADDR may upload" },
 	{ .name = "view-token-file", .kind = OPT_STR,
-	  .off = CO(view_token_file) },
+	  .off = CO(view_token_file), .arg = "F",
+	  .help = "a viewer's token, for GET alone (the password of Basic "
+		  "credentials)" },
 	{ .name = "max-size", .kind = OPT_U64, .off = CS(max_size),
 	  .min = 1, .max = 1ull << 40,
-	  .bad = "--max-size '%s': expected bytes (k/M/G allowed)" },
+	  .bad = "--max-size '%s': expected bytes (k/M/G allowed)",
+	  .arg = "N", .help = "the largest upload, in bytes",
+	  .def = "64M" },
 	{ .name = "max-conns", .kind = OPT_UINT, .off = CS(max_conns),
-	  .min = 1, .max = 4096, .bad = "--max-conns '%s': expected 1..4096" },
+	  .min = 1, .max = 4096, .bad = "--max-conns '%s': expected 1..4096",
+	  .arg = "N", .help = "connections at once", .def = "64" },
 	{ .name = "max-conns-per-peer", .kind = OPT_UINT,
 	  .off = CS(max_per_peer), .min = 1, .max = 4096,
-	  .bad = "--max-conns-per-peer '%s': expected 1..4096" },
+	  .bad = "--max-conns-per-peer '%s': expected 1..4096", .arg = "N",
+	  .help = "connections one address may hold",
+	  .def = "a quarter of --max-conns" },
 	{ .name = "timeout", .kind = OPT_DUR, .off = CS(timeout_ns),
 	  .min = 1000000,
-	  .bad = "--timeout '%s': expected a duration of at least 1ms (10s, 500ms)" },
-	{ .name = "db", .kind = OPT_STR, .off = CO(db) },
+	  .bad = "--timeout '%s': expected a duration of at least 1ms (10s, 500ms)",
+	  .arg = "D", .help = "the longest a request may take", .def = "10s" },
+	{ .name = "db", .kind = OPT_STR, .off = CO(db),
+	  .arg = "mysql://USER@HOST[:PORT]/DB",
+	  .help = "also record every stored result in MariaDB or MySQL "
+		  "(docs/collect.md)" },
 	{ .name = "db-password-file", .kind = OPT_STR,
-	  .off = CO(db_pass_file) },
+	  .off = CO(db_pass_file), .arg = "F",
+	  .help = "the database password, the first line of F" },
 	{ .name = "db-retry", .kind = OPT_DUR, .off = CS(retry_ns),
 	  .min = 100000000,
-	  .bad = "--db-retry '%s': expected a duration of at least 100ms (30s, 1m)" },
-	{ .name = "reindex", .kind = OPT_FLAG, .off = CO(reindex), .val = 1 },
-	{ .name = "user", .kind = OPT_STR, .off = CO(user) },
+	  .bad = "--db-retry '%s': expected a duration of at least 100ms (30s, 1m)",
+	  .arg = "D", .help = "how often results that wait for the database "
+	  "are indexed again", .def = "30s" },
+	{ .name = "reindex", .kind = OPT_FLAG, .off = CO(reindex), .val = 1,
+	  .help = "rebuild the database's rows from DIR's files and exit" },
+	{ .name = "user", .kind = OPT_STR, .off = CO(user), .arg = "NAME",
+	  .help = "as root, required: the user to drop to once the socket is "
+		  "bound and the files are read (it must reach and write DIR)" },
 	{ .name = "regress-window", .kind = OPT_UINT, .off = CS(window),
-	  .max = 1000, .bad = "--regress-window '%s': expected 0..1000" },
+	  .max = 1000, .bad = "--regress-window '%s': expected 0..1000",
+	  .arg = "N", .help = "previous comparable runs a new result is "
+	  "judged against (0: no regression check)", .def = "5" },
 	{ .name = "regress-threshold", .kind = OPT_FN, .off = CS(threshold),
 	  .fn = collect_opt_threshold,
-	  .bad = "--regress-threshold '%s': expected a percentage 0..1000" },
+	  .bad = "--regress-threshold '%s': expected a percentage 0..1000",
+	  .arg = "PCT", .help = "the smallest change of a mean, in % of the "
+	  "window's, that is reported", .def = "5" },
 };
+
+static const struct optset collect_optset = OPTSET("collect",
+	collect_opt_tab,
+	"--dir DIR --listen ADDR:PORT [--token-file F] [options]\n"
+	"       benchboot collect --dir DIR --db URL [--db-password-file F] "
+	"--reindex", NULL);
 
 /* Whether every address host names is a loopback one. */
 static int collect_loopback(const char *host)
@@ -1094,7 +1112,7 @@ static int collect_check(struct collect_srv *s, struct collect_opts *o)
 	unsigned port;
 
 	if (!o->listen) {
-		collect_usage(stderr);
+		opt_usage(&collect_optset, stderr);
 		return 2;
 	}
 	/* The address must be spelled out: an empty one (":PORT") would
@@ -1146,7 +1164,7 @@ static int collect_db(struct collect_srv *s, struct collect_opts *o)
 	struct stat st;
 
 	if (!s->dir || (o->reindex && !o->db)) {
-		collect_usage(stderr);
+		opt_usage(&collect_optset, stderr);
 		return 2;
 	}
 	if (stat(s->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -1379,8 +1397,6 @@ out:
 
 int collect_main(int argc, char **argv)
 {
-	static const struct optset set = OPTSET("collect", collect_opt_tab,
-						collect_usage);
 	struct collect_cmdline cl = { .s = {
 		.max_size = 64ll << 20, .max_conns = 64,
 		.timeout_ns = 10000000000ull, .window = 5, .threshold = 5,
@@ -1389,11 +1405,11 @@ int collect_main(int argc, char **argv)
 	struct collect_opts *o = &cl.o;
 	int argi, rc;
 
-	rc = opt_main(&set, &cl, argc, argv, &argi);
+	rc = opt_main(&collect_optset, &cl, argc, argv, &argi);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
 	if (argi != argc) {
-		collect_usage(stderr);
+		opt_usage(&collect_optset, stderr);
 		return 2;
 	}
 	rc = collect_user(o);

@@ -9,12 +9,6 @@
 #include "lib/opt.h"
 #include "lib/util.h"
 
-static void fetch_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: benchboot fetch [-o FILE] [--timeout SECONDS] URL\n");
-}
-
 /* What the command line sets. */
 struct fetch_cmdline {
 	const char *path;	/* -o */
@@ -23,16 +17,20 @@ struct fetch_cmdline {
 
 static const struct opt fetch_opt_tab[] = {
 	{ .name = "output", .key = 'o', .kind = OPT_STR,
-	  .off = OPT_AT(struct fetch_cmdline, path) },
+	  .off = OPT_AT(struct fetch_cmdline, path), .arg = "FILE",
+	  .help = "write to FILE, whole or not at all", .def = "stdout" },
 	{ .name = "timeout", .key = 't', .kind = OPT_U64,
 	  .off = OPT_AT(struct fetch_cmdline, timeout), .min = 1,
-	  .max = 86400, .bad = "--timeout '%s': want seconds 1..86400" },
+	  .max = 86400, .bad = "--timeout '%s': want seconds 1..86400",
+	  .arg = "SECONDS", .help = "the whole transfer's limit",
+	  .def = "60" },
 };
 
 int fetch_main(int argc, char **argv)
 {
 	static const struct optset set = OPTSET("fetch", fetch_opt_tab,
-						fetch_usage);
+						"[-o FILE] [--timeout SECONDS] URL",
+						NULL);
 	struct fetch_cmdline cl = { .timeout = 60 };
 	const char *path;
 	uint64_t timeout;
@@ -45,7 +43,7 @@ int fetch_main(int argc, char **argv)
 	path = cl.path;
 	timeout = cl.timeout;
 	if (argi != argc - 1) {
-		fetch_usage(stderr);
+		opt_usage(&set, stderr);
 		return 2;
 	}
 	curl_global_init(CURL_GLOBAL_DEFAULT);

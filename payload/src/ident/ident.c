@@ -744,14 +744,6 @@ oom:
 	return NULL;
 }
 
-static void ident_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: benchboot ident HOST [--http-port P] [--sql-port P] [--sql-user U]\n"
-		"                       [--sql-password PW] [--sql-db DB] [--smtp-port P]\n"
-		"                       [--timeout SECONDS] [--no-icmp] [--json]\n");
-}
-
 /* --timeout: whole seconds 1..600 into the target's milliseconds. */
 static int ident_opt_timeout(void *dst, const char *value, char *err,
 			     size_t errlen)
@@ -774,34 +766,44 @@ struct ident_cmdline {
 
 static const struct opt ident_opt_tab[] = {
 	{ .name = "http-port", .kind = OPT_UINT, .off = IT(http_port),
-	  .max = 65535, .bad = "--http-port '%s': want 0..65535" },
+	  .max = 65535, .bad = "--http-port '%s': want 0..65535", .arg = "P",
+	  .help = "the web server's port (0: not asked)", .def = "80" },
 	{ .name = "sql-port", .kind = OPT_UINT, .off = IT(sql_port),
-	  .max = 65535, .bad = "--sql-port '%s': want 0..65535" },
-	{ .name = "sql-user", .kind = OPT_STR, .off = IT(sql_user) },
-	{ .name = "sql-password", .kind = OPT_STR, .off = IT(sql_password) },
-	{ .name = "sql-db", .kind = OPT_STR, .off = IT(sql_db) },
+	  .max = 65535, .bad = "--sql-port '%s': want 0..65535", .arg = "P",
+	  .help = "the database's port (0: not asked)", .def = "3306" },
+	{ .name = "sql-user", .kind = OPT_STR, .off = IT(sql_user),
+	  .arg = "U", .help = "log in as U and ask the version and system "
+	  "(without it, only the handshake's version is read)" },
+	{ .name = "sql-password", .kind = OPT_STR, .off = IT(sql_password),
+	  .arg = "PW", .help = "its password" },
+	{ .name = "sql-db", .kind = OPT_STR, .off = IT(sql_db), .arg = "DB",
+	  .help = "the database to log in to" },
 	{ .name = "smtp-port", .kind = OPT_UINT, .off = IT(smtp_port),
-	  .max = 65535, .bad = "--smtp-port '%s': want 0..65535" },
+	  .max = 65535, .bad = "--smtp-port '%s': want 0..65535", .arg = "P",
+	  .help = "the mail server's port (0: not asked)", .def = "25" },
 	{ .name = "timeout", .kind = OPT_FN, .off = IT(timeout_ms),
 	  .fn = ident_opt_timeout,
-	  .bad = "--timeout '%s': want seconds 1..600" },
-	{ .name = "no-icmp", .kind = OPT_FLAG, .off = IT(no_icmp), .val = 1 },
+	  .bad = "--timeout '%s': want seconds 1..600", .arg = "SECONDS",
+	  .help = "each question's time limit", .def = "5" },
+	{ .name = "no-icmp", .kind = OPT_FLAG, .off = IT(no_icmp), .val = 1,
+	  .help = "no ping for the TTL" },
 	{ .name = "json", .kind = OPT_FLAG,
-	  .off = OPT_AT(struct ident_cmdline, json), .val = 1 },
+	  .off = OPT_AT(struct ident_cmdline, json), .val = 1,
+	  .help = "print the identity as JSON" },
 };
 
 /* Parses argv into cl.  Returns -1 to go on, else the exit status. */
 static int ident_parse_opts(int argc, char **argv, struct ident_cmdline *cl)
 {
 	static const struct optset set = OPTSET("ident", ident_opt_tab,
-						ident_usage);
+						"HOST [options]", NULL);
 	int argi, rc;
 
 	rc = opt_main(&set, cl, argc, argv, &argi);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
 	if (argi + 1 != argc) {
-		ident_usage(stderr);
+		opt_usage(&set, stderr);
 		return 2;
 	}
 	cl->t.host = argv[argi];

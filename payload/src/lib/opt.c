@@ -176,6 +176,81 @@ int opt_parse(const struct optset *set, void *base, int argc, char **argv,
 			errlen);
 }
 
+/* Column where an option's text starts, and the width it wraps at. */
+#define OPT_HELP_COL 24
+#define OPT_HELP_WIDTH 79
+
+/* Writes text to out from column *col, wrapping at word boundaries to
+ * OPT_HELP_WIDTH with continuation lines indented to indent. */
+static void opt_wrap(FILE *out, const char *text, int *col, int indent)
+{
+	const char *p = text, *w;
+	int n;
+
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		for (w = p; *w && *w != ' '; w++)
+			;
+		n = (int)(w - p);
+		if (!n)
+			break;
+		if (*col > indent && *col + 1 + n > OPT_HELP_WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			*col = indent;
+		} else if (*col > indent) {
+			fputc(' ', out);
+			(*col)++;
+		}
+		fprintf(out, "%.*s", n, p);
+		*col += n;
+		p = w;
+	}
+}
+
+void opt_usage(const struct optset *set, FILE *out)
+{
+	const struct opt *o;
+	char left[96], tail[256];
+	size_t i;
+	int col;
+
+	fprintf(out, "usage: benchboot %s %s\n", set->cmd,
+		set->synopsis ? set->synopsis : "[options]");
+	for (i = 0; i < set->nopts; i++) {
+		o = &set->opts[i];
+		if (o->key)
+			snprintf(left, sizeof(left), "  -%c, --%s%s%s", o->key,
+				 o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "      --%s%s%s", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		fputs(left, out);
+		col = (int)strlen(left);
+		if (col + 1 >= OPT_HELP_COL) {
+			fprintf(out, "\n%*s", OPT_HELP_COL, "");
+		} else {
+			fprintf(out, "%*s", OPT_HELP_COL - col, "");
+		}
+		col = OPT_HELP_COL;
+		opt_wrap(out, o->help ? o->help : "", &col, OPT_HELP_COL);
+		tail[0] = 0;
+		if (o->values && o->def)
+			snprintf(tail, sizeof(tail), "(%s; default %s)",
+				 o->values, o->def);
+		else if (o->values)
+			snprintf(tail, sizeof(tail), "(%s)", o->values);
+		else if (o->def)
+			snprintf(tail, sizeof(tail), "(default %s)", o->def);
+		if (tail[0])
+			opt_wrap(out, tail, &col, OPT_HELP_COL);
+		fputc('\n', out);
+	}
+	if (set->notes)
+		fputs(set->notes, out);
+}
+
 int opt_main(const struct optset *set, void *base, int argc, char **argv,
 	     int *argi)
 {
@@ -184,13 +259,13 @@ int opt_main(const struct optset *set, void *base, int argc, char **argv,
 
 	rc = opt_parse(set, base, argc, argv, argi, err, sizeof(err));
 	if (rc == 1) {
-		set->usage(stdout);
+		opt_usage(set, stdout);
 		return 1;
 	}
 	if (rc == 0)
 		return 0;
 	util_err(set->cmd, -rc, "%s", err);
 	if (rc == -ENOENT)
-		set->usage(stderr);
+		opt_usage(set, stderr);
 	return -EINVAL;
 }

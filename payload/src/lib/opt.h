@@ -1,8 +1,11 @@
 /* lib/opt.h: one option table and parser for every command.  A command
- * declares its options once, as a static const table of struct opt whose
- * destinations are offsets into the command's own config struct, and
- * parses with opt_parse(); the agent's policy resolves a controller's argv
- * with the very same table through opt_walk() (agent/policy.h). */
+ * declares each option once, as an entry of a static const table of
+ * struct opt: its name, where it goes (an offset into the command's own
+ * config struct), its bounds, its --help line (value, text, default,
+ * allowed values) and whether a controller may send it to an agent.  It
+ * parses with opt_parse(); --help is generated from the table
+ * (opt_usage()); the agent's policy resolves a controller's argv with the
+ * very same table through opt_walk() (agent/policy.h). */
 #ifndef BB_OPT_H
 #define BB_OPT_H
 
@@ -49,6 +52,14 @@ struct opt {
 	 * file"), NULL when nothing: the reason an agent gives when it
 	 * refuses the option from a controller (docs/security.md). */
 	const char *local;
+	/* Its --help line: what the value is called ("N", "DUR"; NULL for
+	 * an option without one), what the option does, its default as a
+	 * user would write it (NULL: none to say), and its allowed values
+	 * when they are a short list ("GET|HEAD"; NULL otherwise). */
+	const char *arg, *help, *def, *values;
+	/* 1: a controller may send it to an agent running the command as a
+	 * workload; the agent refuses every other option (agent/policy.h). */
+	int remote;
 };
 
 /* A command's whole option set. */
@@ -57,15 +68,24 @@ struct optset {
 	const struct opt *opts;
 	size_t nopts;			/* at most OPT_MAX */
 	const char *bad;		/* default bad-value format */
-	void (*usage)(FILE *out);	/* the --help text */
+	/* --help: what follows "usage: benchboot CMD " (the options in
+	 * short, the operands), and what follows the options' lines (NULL:
+	 * nothing), both as printed. */
+	const char *synopsis, *notes;
 };
 
 #define OPT_MAX 32
 
 /* The set of a table (an array, not a pointer) without a default
  * bad-value message. */
-#define OPTSET(cmd, tab, usage) \
-	{ (cmd), (tab), sizeof(tab) / sizeof((tab)[0]), NULL, (usage) }
+#define OPTSET(cmd, tab, synopsis, notes) \
+	{ (cmd), (tab), sizeof(tab) / sizeof((tab)[0]), NULL, (synopsis), \
+	  (notes) }
+
+/* The --help text of set to out: the usage line, a line per option
+ * (letter, name, value, its text, allowed values and default), wrapped
+ * at 79 columns, then the notes. */
+void opt_usage(const struct optset *set, FILE *out);
 
 /* Called by opt_walk() for each option given, in the order given: o its
  * table entry, value its value (NULL for a flag), arg the last argument

@@ -104,22 +104,28 @@ const char *lg_fmt_ns(char *buf, size_t len, double ns);
  * Every load generator describes its options in one static table of
  * struct opt (lib/opt.h); the options they share have one spelling
  * (LG_OPT_THREADS ...), each workload giving its own bounds and its own
- * message.  off: OPT_AT(its config type, member). */
+ * message, then its own help, default and .remote as designators.  off:
+ * OPT_AT(its config type, member). */
 
-#define LG_OPT_THREADS(o, hi, msg) { .name = "threads", .key = 't', \
-	.kind = OPT_UINT, .off = (o), .min = 1, .max = (hi), .bad = (msg) }
-#define LG_OPT_CONNS(o, hi, msg) { .name = "connections", .key = 'c', \
-	.kind = OPT_UINT, .off = (o), .min = 1, .max = (hi), .bad = (msg) }
-#define LG_OPT_DURATION(o, msg) { .name = "duration", .key = 'd', \
-	.kind = OPT_DUR, .off = (o), .min = 1, .bad = (msg) }
-#define LG_OPT_TIMEOUT(o, lo, msg) { .name = "timeout", \
-	.kind = OPT_DUR, .off = (o), .min = (lo), .bad = (msg) }
-#define LG_OPT_WARMUP(o, msg) { .name = "warmup", .kind = OPT_DUR, \
-	.off = (o), .bad = (msg) }
-#define LG_OPT_RATE_PER_S(o, msg) { .name = "rate", .kind = OPT_RATE, \
-	.off = (o), .max = 100000000, .bad = (msg) }
-#define LG_OPT_JSON(o) { .name = "json", .kind = OPT_FLAG, .off = (o), \
-	.val = 1 }
+#define LG_OPT_THREADS(o, hi, msg, ...) { .name = "threads", .key = 't', \
+	.kind = OPT_UINT, .off = (o), .min = 1, .max = (hi), .bad = (msg), \
+	.arg = "N", __VA_ARGS__ }
+#define LG_OPT_CONNS(o, hi, msg, ...) { .name = "connections", \
+	.key = 'c', .kind = OPT_UINT, .off = (o), .min = 1, .max = (hi), \
+	.bad = (msg), .arg = "N", __VA_ARGS__ }
+#define LG_OPT_DURATION(o, msg, ...) { .name = "duration", .key = 'd', \
+	.kind = OPT_DUR, .off = (o), .min = 1, .bad = (msg), .arg = "DUR", \
+	__VA_ARGS__ }
+#define LG_OPT_TIMEOUT(o, lo, msg, ...) { .name = "timeout", \
+	.kind = OPT_DUR, .off = (o), .min = (lo), .bad = (msg), \
+	.arg = "DUR", __VA_ARGS__ }
+#define LG_OPT_WARMUP(o, msg, ...) { .name = "warmup", .kind = OPT_DUR, \
+	.off = (o), .bad = (msg), .arg = "DUR", __VA_ARGS__ }
+#define LG_OPT_RATE_PER_S(o, msg, ...) { .name = "rate", \
+	.kind = OPT_RATE, .off = (o), .max = 100000000, .bad = (msg), \
+	.arg = "R", __VA_ARGS__ }
+#define LG_OPT_JSON(o, ...) { .name = "json", .kind = OPT_FLAG, \
+	.off = (o), .val = 1, __VA_ARGS__ }
 
 /* --- threads -----------------------------------------------------------
  * Per-thread state lives in the caller's array (no sharing on hot paths);

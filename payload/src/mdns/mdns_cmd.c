@@ -15,16 +15,6 @@
 #include "lib/stop.h"
 #include "lib/util.h"
 
-static void mdns_usage(FILE *o)
-{
-	fprintf(o,
-		"usage: benchboot mdns publish --name NAME --port PORT [--host HOST] [--type TYPE]\n"
-		"                             [--if IFACE] [--txt KEY=VALUE]... [--txt-stdin]\n"
-		"                             [--subtype _SUB]...\n"
-		"       benchboot mdns browse [--timeout SECONDS] [--if IFACE] [--watch]\n"
-		"                             [--subtype _SUB] [TYPE]\n");
-}
-
 /* Prints s (len bytes) with tabs, backslashes and non-printables as
  * \DDD, so each browse line splits cleanly on tabs. */
 static void print_esc(const uint8_t *s, size_t len)
@@ -224,22 +214,36 @@ static int mdns_opt_sub(void *dst, const char *value, char *err,
 
 static const struct opt mdns_publish_opts[] = {
 	{ .name = "name", .key = 'n', .kind = OPT_STR,
-	  .off = MP(svc.instance) },
+	  .off = MP(svc.instance), .arg = "NAME",
+	  .help = "the instance name (required)" },
 	{ .name = "port", .key = 'p', .kind = OPT_U64, .off = MP(port),
-	  .min = 1, .max = 65535, .bad = "--port '%s': want 1..65535" },
-	{ .name = "host", .key = 'H', .kind = OPT_STR, .off = MP(svc.host) },
-	{ .name = "type", .key = 't', .kind = OPT_STR, .off = MP(svc.type) },
-	{ .name = "if", .key = 'i', .kind = OPT_STR, .off = MP(svc.ifname) },
-	{ .name = "txt", .key = 'x', .kind = OPT_FN, .fn = mdns_opt_txt },
+	  .min = 1, .max = 65535, .bad = "--port '%s': want 1..65535",
+	  .arg = "PORT", .help = "the service's port (required)" },
+	{ .name = "host", .key = 'H', .kind = OPT_STR, .off = MP(svc.host),
+	  .arg = "HOST", .help = "the host name its A record gives",
+	  .def = "this host's name" },
+	{ .name = "type", .key = 't', .kind = OPT_STR, .off = MP(svc.type),
+	  .arg = "TYPE", .help = "the service type",
+	  .def = MDNS_SERVICE_TYPE },
+	{ .name = "if", .key = 'i', .kind = OPT_STR, .off = MP(svc.ifname),
+	  .arg = "IFACE", .help = "answer on this interface only",
+	  .def = "every multicast interface" },
+	{ .name = "txt", .key = 'x', .kind = OPT_FN, .fn = mdns_opt_txt,
+	  .arg = "KEY=VALUE", .help = "a TXT record string (repeatable)" },
 	{ .name = "txt-stdin", .key = 's', .kind = OPT_FLAG,
-	  .off = MP(txt_stdin), .val = 1 },
-	{ .name = "subtype", .key = 'S', .kind = OPT_FN, .fn = mdns_opt_sub },
+	  .off = MP(txt_stdin), .val = 1,
+	  .help = "read new TXT sets from stdin, one line each, and announce "
+		  "them" },
+	{ .name = "subtype", .key = 'S', .kind = OPT_FN, .fn = mdns_opt_sub,
+	  .arg = "_SUB", .help = "a subtype to answer for (repeatable)" },
 };
+
+static const struct optset mdns_publish_set = OPTSET("mdns",
+	mdns_publish_opts, "publish --name NAME --port PORT [options]", NULL);
 
 static int mdns_publish_main(int argc, char **argv)
 {
-	static const struct optset set = OPTSET("mdns", mdns_publish_opts,
-						mdns_usage);
+	const struct optset *set = &mdns_publish_set;
 	static struct mdns_publish_cmdline cl;
 	struct mdns_service svc;
 	struct txt_in tin = { .fd = -1 };
@@ -251,7 +255,7 @@ static int mdns_publish_main(int argc, char **argv)
 	int argi, rc;
 
 	memset(&cl, 0, sizeof(cl));
-	rc = opt_main(&set, &cl, argc, argv, &argi);
+	rc = opt_main(set, &cl, argc, argv, &argi);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
 	svc = cl.svc;
@@ -259,7 +263,7 @@ static int mdns_publish_main(int argc, char **argv)
 	if (cl.txt_stdin)
 		tin.fd = 0;
 	if (argi != argc || !svc.instance || !port) {
-		mdns_usage(stderr);
+		opt_usage(set, stderr);
 		return 2;
 	}
 	txt[cl.ntxt] = NULL;
@@ -298,18 +302,32 @@ struct mdns_browse_cmdline {
 static const struct opt mdns_browse_opts[] = {
 	{ .name = "timeout", .key = 't', .kind = OPT_DUR, .off = MB(timeout),
 	  .max = 3600000000000ull,
-	  .bad = "--timeout '%s': want a duration up to 1h" },
-	{ .name = "if", .key = 'i', .kind = OPT_STR, .off = MB(ifname) },
+	  .bad = "--timeout '%s': want a duration up to 1h", .arg = "DUR",
+	  .help = "how long to look", .def = "3s" },
+	{ .name = "if", .key = 'i', .kind = OPT_STR, .off = MB(ifname),
+	  .arg = "IFACE", .help = "ask on this interface only",
+	  .def = "every multicast interface" },
 	{ .name = "watch", .key = 'w', .kind = OPT_FLAG, .off = MB(watch),
-	  .val = 1 },
+	  .val = 1, .help = "print every instance as it comes and goes, "
+	  "until the timeout" },
 	{ .name = "subtype", .key = 'S', .kind = OPT_STR,
-	  .off = MB(subtype) },
+	  .off = MB(subtype), .arg = "_SUB",
+	  .help = "only the instances of this subtype" },
 };
+
+static const struct optset mdns_browse_set = OPTSET("mdns",
+	mdns_browse_opts, "browse [options] [TYPE]", NULL);
+
+/* Both subcommands' --help. */
+static void mdns_usage(FILE *out)
+{
+	opt_usage(&mdns_publish_set, out);
+	opt_usage(&mdns_browse_set, out);
+}
 
 static int mdns_browse_main(int argc, char **argv)
 {
-	static const struct optset set = OPTSET("mdns", mdns_browse_opts,
-						mdns_usage);
+	const struct optset *set = &mdns_browse_set;
 	static struct mdns_instance found[MDNS_BROWSER_MAX];
 	struct mdns_browse_cmdline cl = { .timeout = 3000000000u };
 	bool watch;
@@ -319,7 +337,7 @@ static int mdns_browse_main(int argc, char **argv)
 	size_t n, i;
 	int argi, rc;
 
-	rc = opt_main(&set, &cl, argc, argv, &argi);
+	rc = opt_main(set, &cl, argc, argv, &argi);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
 	watch = cl.watch;
@@ -328,7 +346,7 @@ static int mdns_browse_main(int argc, char **argv)
 	if (argi < argc)
 		type = argv[argi++];
 	if (argi != argc) {
-		mdns_usage(stderr);
+		opt_usage(set, stderr);
 		return 2;
 	}
 	if (watch)

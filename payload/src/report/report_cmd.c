@@ -15,20 +15,6 @@
 #include "report/report_text.h"
 #include "result/result_doc.h"
 
-static void report_usage(FILE *f)
-{
-	fprintf(f,
-"usage: benchboot report [--html OUT.html] [--csv OUT.csv] [--force]\n"
-"                        [--quiet] RESULT.json...\n"
-"  The hosts' system table, then one result's steps in one table, or\n"
-"  several results side by side (the first is the baseline: ratio and\n"
-"  significance per figure; system rows that differ listed first).\n"
-"  --html OUT   one self-contained HTML page with charts\n"
-"  --csv OUT    one row per (result, workload, step, concurrency)\n"
-"  --force      compare results of different suites or suite versions\n"
-"  --quiet      no terminal tables (only the files asked for)\n");
-}
-
 /* Writes OUT through a temporary file, so a failed run leaves no half
  * page behind. */
 static int report_write(const char *path, struct result_doc *rs, int n,
@@ -61,26 +47,35 @@ struct report_cmdline {
 #define RC(m) OPT_AT(struct report_cmdline, m)
 
 static const struct opt report_opt_tab[] = {
-	{ .name = "html", .kind = OPT_STR, .off = RC(html) },
-	{ .name = "csv", .kind = OPT_STR, .off = RC(csv) },
+	{ .name = "html", .kind = OPT_STR, .off = RC(html), .arg = "OUT",
+	  .help = "one self-contained HTML page with charts" },
+	{ .name = "csv", .kind = OPT_STR, .off = RC(csv), .arg = "OUT",
+	  .help = "one row per (result, workload, step, concurrency)" },
 	{ .name = "force", .key = 'f', .kind = OPT_FLAG, .off = RC(force),
-	  .val = 1 },
+	  .val = 1,
+	  .help = "compare results of different suites or suite versions" },
 	{ .name = "quiet", .key = 'q', .kind = OPT_FLAG, .off = RC(quiet),
-	  .val = 1 },
+	  .val = 1, .help = "no terminal tables (only the files asked for)" },
 };
+
+static const struct optset report_optset = OPTSET("report", report_opt_tab,
+	"[--html OUT.html] [--csv OUT.csv] [--force] [--quiet]\n"
+	"                        RESULT.json...\n"
+	"       benchboot report --db URL --dir DIR [options] (docs/collect.md)",
+	"The hosts' system table, then one result's steps in one table, or\n"
+	"several results side by side (the first is the baseline: ratio and\n"
+	"significance per figure; system rows that differ listed first).\n");
 
 /* The file mode: the result files argv names, with the options. */
 static int report_files(int argc, char **argv)
 {
-	static const struct optset set = OPTSET("report", report_opt_tab,
-						report_usage);
 	struct report_cmdline cl = { 0 };
 	const char *html, *csv;
 	struct result_doc *rs = NULL;
 	int force, quiet, c, i, n = 0, rc = 1, argi;
 	char err[512];
 
-	rc = opt_main(&set, &cl, argc, argv, &argi);
+	rc = opt_main(&report_optset, &cl, argc, argv, &argi);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
 	rc = 1;
@@ -90,7 +85,7 @@ static int report_files(int argc, char **argv)
 	quiet = cl.quiet;
 	if (argi >= argc) {
 		fprintf(stderr, "benchboot report: no result file given\n");
-		report_usage(stderr);
+		opt_usage(&report_optset, stderr);
 		return 2;
 	}
 	rs = calloc(argc - argi, sizeof(*rs));

@@ -364,40 +364,47 @@ static int report_db_quiet(void *dst, const char *v, char *e, size_t el)
 }
 
 #define RDB(m) OPT_AT(struct report_db_opts, m)
-#define RDB_FLT(nm, m, f) { .name = (nm), .kind = OPT_FN, \
-	.off = RDB(flt.m), .fn = (f) }
+#define RDB_FLT(nm, m, f, ...) { .name = (nm), .kind = OPT_FN, \
+	.off = RDB(flt.m), .fn = (f), __VA_ARGS__ }
 static const struct opt report_db_opt_tab[] = {
-	{ .name = "db", .kind = OPT_STR, .off = RDB(db) },
-	{ .name = "db-password-file", .kind = OPT_STR, .off = RDB(pass_file) },
-	{ .name = "dir", .kind = OPT_STR, .off = RDB(dir) },
-	RDB_FLT("host", host, report_db_val),
-	RDB_FLT("suite", suite, report_db_val),
-	RDB_FLT("version", version, report_db_val),
-	RDB_FLT("digest", digest, report_db_val),
-	RDB_FLT("server", server, report_db_val),
-	RDB_FLT("from", from, report_db_date),
-	RDB_FLT("to", to, report_db_date),
+	{ .name = "db", .kind = OPT_STR, .off = RDB(db),
+	  .arg = "mysql://USER@HOST[:PORT]/DB",
+	  .help = "the collector's database (required)" },
+	{ .name = "db-password-file", .kind = OPT_STR, .off = RDB(pass_file),
+	  .arg = "F", .help = "the database password, the first line of F" },
+	{ .name = "dir", .kind = OPT_STR, .off = RDB(dir), .arg = "DIR",
+	  .help = "the collector's store, where the documents are "
+		  "(required)" },
+	RDB_FLT("host", host, report_db_val, .arg = "H",
+		.help = "only runs with this host"),
+	RDB_FLT("suite", suite, report_db_val, .arg = "S",
+		.help = "only this suite"),
+	RDB_FLT("version", version, report_db_val, .arg = "V",
+		.help = "only this suite version"),
+	RDB_FLT("digest", digest, report_db_val, .arg = "D",
+		.help = "only this image digest"),
+	RDB_FLT("server", server, report_db_val, .arg = "X",
+		.help = "only this server"),
+	RDB_FLT("from", from, report_db_date, .arg = "YYYY-MM-DD",
+		.help = "only runs from this day on"),
+	RDB_FLT("to", to, report_db_date, .arg = "YYYY-MM-DD",
+		.help = "only runs up to this day"),
 	{ .name = "limit", .kind = OPT_UINT, .off = RDB(limit), .min = 1,
-	  .max = 10000 },
-	{ .name = "trend", .kind = OPT_STR, .off = RDB(trend) },
+	  .max = 10000, .arg = "N",
+	  .help = "the newest N runs that match, oldest first", .def = "20" },
+	{ .name = "trend", .kind = OPT_STR, .off = RDB(trend),
+	  .arg = "OUT.html", .help = "each step's throughput and p99 across "
+	  "the selected runs" },
 	{ .name = "html", .kind = OPT_FN, .off = RDB(sel),
-	  .fn = report_db_html },
+	  .fn = report_db_html, .arg = "OUT",
+	  .help = "the selected runs side by side, as report --html" },
 	{ .name = "csv", .kind = OPT_FN, .off = RDB(sel),
-	  .fn = report_db_csv },
+	  .fn = report_db_csv, .arg = "OUT", .help = "as report --csv" },
 	{ .name = "force", .key = 'f', .kind = OPT_FN0, .off = RDB(sel),
-	  .fn = report_db_force },
+	  .fn = report_db_force, .help = "as report --force" },
 	{ .name = "quiet", .key = 'q', .kind = OPT_FN0, .off = RDB(sel),
-	  .fn = report_db_quiet },
+	  .fn = report_db_quiet, .help = "as report --quiet" },
 };
-
-static void report_db_usage(FILE *out)
-{
-	fputs("usage: benchboot report --db URL [--db-password-file F] --dir DIR\n"
-	      "         [--host H] [--suite S --version V] [--digest D] [--server X]\n"
-	      "         [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit N]\n"
-	      "         [--trend OUT.html | --html OUT] [--csv OUT] [--force] [--quiet]\n",
-	      out);
-}
 
 /* The selection's trend page into o->trend. */
 static int report_db_write_trend(struct resultdb *st,
@@ -483,7 +490,8 @@ int report_db_main(int argc, char **argv, struct report_db_sel *sel)
 	static const struct optset set = {
 		"report", report_db_opt_tab,
 		sizeof(report_db_opt_tab) / sizeof(report_db_opt_tab[0]),
-		"'%s' in '%s': too long or out of range", report_db_usage,
+		"'%s' in '%s': too long or out of range",
+		"--db URL --dir DIR [options]", NULL,
 	};
 	struct report_db_opts o = { .limit = 20, .sel = sel };
 	struct resultdb *st = NULL;

@@ -86,18 +86,6 @@ struct probe_opts {
 /* where the work's result goes, so the compiler must compute it */
 static volatile uint64_t probe_sink;
 
-static void probe_usage(FILE *out)
-{
-	fprintf(out,
-"usage: benchboot probe [--rate N] [--duration D | --count S] [--work I]\n"
-"                       [--json]\n"
-"  --rate N       work units per second to attempt (default 1000)\n"
-"  --duration D   run this long, in whole seconds (default: until\n"
-"                 SIGINT/SIGTERM); --count S is the same in seconds\n"
-"  --work I       iterations per unit (default 1000, about 1 us)\n"
-"  --json         JSON lines: one record per second, then a summary\n");
-}
-
 /* --duration: whole seconds, at least 1 (dst: o->seconds). */
 static int probe_opt_duration(void *dst, const char *value, char *err,
 			      size_t errlen)
@@ -116,21 +104,29 @@ static int probe_opt_duration(void *dst, const char *value, char *err,
 static const struct opt probe_opt_tab[] = {
 	{ .name = "rate", .key = 'r', .kind = OPT_U64, .off = PO(rate),
 	  .min = 1, .max = 100000,
-	  .bad = "--rate '%s': want 1..100000 units per second" },
+	  .bad = "--rate '%s': want 1..100000 units per second", .arg = "N",
+	  .help = "work units per second to attempt", .def = "1000",
+	  .remote = 1 },
 	{ .name = "duration", .key = 'd', .kind = OPT_FN,
 	  .off = PO(seconds), .fn = probe_opt_duration,
-	  .bad = "--duration '%s': want whole seconds, at least 1s" },
+	  .bad = "--duration '%s': want whole seconds, at least 1s",
+	  .arg = "D", .help = "run this long, in whole seconds",
+	  .def = "until SIGINT or SIGTERM", .remote = 1 },
 	{ .name = "count", .key = 'c', .kind = OPT_U64, .off = PO(seconds),
 	  .min = 1, .max = 100000000,
-	  .bad = "--count '%s': want seconds, at least 1" },
+	  .bad = "--count '%s': want seconds, at least 1", .arg = "S",
+	  .help = "the same as --duration, in seconds", .remote = 1 },
 	{ .name = "work", .key = 'w', .kind = OPT_U64, .off = PO(work),
-	  .max = 100000000, .bad = "--work '%s': want 0..100M iterations" },
+	  .max = 100000000, .bad = "--work '%s': want 0..100M iterations",
+	  .arg = "I", .help = "iterations per unit (1000 is about 1 us)",
+	  .def = "1000", .remote = 1 },
 	{ .name = "json", .key = 'j', .kind = OPT_FLAG, .off = PO(json),
-	  .val = 1 },
+	  .val = 1, .help = "JSON lines: one record per second, then a "
+	  "summary", .remote = 1 },
 };
 
 const struct optset probe_optset = OPTSET("probe", probe_opt_tab,
-					  probe_usage);
+	"[--rate N] [--duration D | --count S] [--work I] [--json]", NULL);
 
 static int probe_parse_opts(int argc, char **argv, struct probe_opts *o)
 {
@@ -144,7 +140,7 @@ static int probe_parse_opts(int argc, char **argv, struct probe_opts *o)
 	if (argi != argc) {
 		util_err("probe", EINVAL, "unexpected argument '%s'",
 			 argv[argi]);
-		probe_usage(stderr);
+		opt_usage(&probe_optset, stderr);
 		return 2;
 	}
 	util_hostname(o->host, sizeof(o->host));

@@ -375,21 +375,6 @@ struct sample_opts {
 	char host[256];
 };
 
-static void sample_usage(FILE *out)
-{
-	fprintf(out,
-"usage: benchboot sample [--interval D] [--count N] [--proc NAME,...]\n"
-"                        [--json] [--root DIR] [--replay DIR]\n"
-"  --interval D   time between readings (default 1s; units ms, s, m)\n"
-"  --count N      intervals to report (default 0: until SIGINT/SIGTERM)\n"
-"  --proc LIST    follow RSS and CPU of processes with these names (comm)\n"
-"  --json         JSON lines: one record per interval, then a summary\n"
-"  --root DIR     read DIR/proc instead of /proc\n"
-"  --replay DIR   read snapshots DIR/0, DIR/1, ... (each a root with a\n"
-"                 'clock' file: realtime_ns monotonic_ns) instead of\n"
-"                 the live system; for tests and offline analysis\n");
-}
-
 static void sample_print_header(const struct sample_opts *o)
 {
 	int i;
@@ -560,22 +545,34 @@ static const struct opt sample_opt_tab[] = {
 	{ .name = "interval", .key = 'i', .kind = OPT_DUR,
 	  .off = SO(interval_ns), .min = 10000000ULL,
 	  .max = 3600000000000ULL,
-	  .bad = "--interval '%s': want a duration 10ms..1h" },
+	  .bad = "--interval '%s': want a duration 10ms..1h", .arg = "D",
+	  .help = "time between readings (units ms, s, m)", .def = "1s",
+	  .remote = 1 },
 	{ .name = "count", .key = 'c', .kind = OPT_U64, .off = SO(count),
 	  .max = 100000000,
-	  .bad = "--count '%s': want 0 (until stopped) or more" },
+	  .bad = "--count '%s': want 0 (until stopped) or more", .arg = "N",
+	  .help = "intervals to report", .def = "0: until SIGINT or SIGTERM",
+	  .remote = 1 },
 	{ .name = "proc", .key = 'p', .kind = OPT_FN, .off = 0,
-	  .fn = sample_opt_proc },
+	  .fn = sample_opt_proc, .arg = "NAME,...",
+	  .help = "follow the RSS and CPU of the processes with these names "
+		  "(comm)", .remote = 1 },
 	{ .name = "json", .key = 'j', .kind = OPT_FLAG, .off = SO(json),
-	  .val = 1 },
+	  .val = 1, .help = "JSON lines: one record per interval, then a "
+	  "summary", .remote = 1 },
 	{ .name = "root", .key = 'r', .kind = OPT_STR, .off = SO(root),
-	  .local = "reads local files" },
+	  .local = "reads local files", .arg = "DIR",
+	  .help = "read DIR/proc instead of /proc" },
 	{ .name = "replay", .key = 'R', .kind = OPT_STR, .off = SO(replay),
-	  .local = "reads local files" },
+	  .local = "reads local files", .arg = "DIR",
+	  .help = "read snapshots DIR/0, DIR/1, ... (each a root with a "
+		  "'clock' file: realtime_ns monotonic_ns) instead of the live "
+		  "system; for tests and offline analysis" },
 };
 
 const struct optset sample_optset = OPTSET("sample", sample_opt_tab,
-					   sample_usage);
+	"[--interval D] [--count N] [--proc NAME,...] [--json]\n"
+	"                        [--root DIR] [--replay DIR]", NULL);
 
 static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 {
@@ -589,7 +586,7 @@ static int sample_parse_opts(int argc, char **argv, struct sample_opts *o)
 	if (argi != argc) {
 		util_err("sample", EINVAL, "unexpected argument '%s'",
 			 argv[argi]);
-		sample_usage(stderr);
+		opt_usage(&sample_optset, stderr);
 		return 2;
 	}
 	util_hostname(o->host, sizeof(o->host));

@@ -137,16 +137,19 @@ struct fuzz_cfg {
 
 static const struct opt fuzz_opts[] = {
 	{ .name = "threads", .key = 't', .kind = OPT_UINT, .off = FA(n),
-	  .min = 1, .max = 1024 },
+	  .min = 1, .max = 1024, .remote = 1 },
 	{ .name = "connections", .key = 'c', .kind = OPT_UINT, .off = FA(n),
-	  .min = 1, .max = 65536 },
-	{ .name = "duration", .key = 'd', .kind = OPT_DUR, .off = FA(dur) },
-	{ .name = "rate", .kind = OPT_RATE, .off = FA(rate), .max = 1000000 },
-	{ .name = "count", .kind = OPT_U64, .off = FA(u), .max = 1ull << 40 },
+	  .min = 1, .max = 65536, .remote = 1 },
+	{ .name = "duration", .key = 'd', .kind = OPT_DUR, .off = FA(dur),
+	  .remote = 1 },
+	{ .name = "rate", .kind = OPT_RATE, .off = FA(rate), .max = 1000000,
+	  .remote = 1 },
+	{ .name = "count", .kind = OPT_U64, .off = FA(u), .max = 1ull << 40,
+	  .remote = 1 },
 	{ .name = "json", .key = 'j', .kind = OPT_FLAG, .off = FA(flag),
-	  .val = 1 },
-	{ .name = "host", .kind = OPT_STR, .off = FA(str) },
-	{ .name = "from", .kind = OPT_STR, .off = FA(str) },
+	  .val = 1, .remote = 1 },
+	{ .name = "host", .kind = OPT_STR, .off = FA(str), .remote = 1 },
+	{ .name = "from", .kind = OPT_STR, .off = FA(str), .remote = 1 },
 	{ .name = "message", .key = 'm', .kind = OPT_STR, .off = FA(file),
 	  .local = "reads a local file" },
 	{ .name = "store", .kind = OPT_STR, .off = FA(file),
@@ -155,25 +158,18 @@ static const struct opt fuzz_opts[] = {
 	  .local = "reads a local file" },
 };
 
-static void fuzz_usage(FILE *out)
-{
-}
-
-static const struct optset fuzz_set = OPTSET("fuzz", fuzz_opts, fuzz_usage);
-
-static const char *const fuzz_allow[] = { "threads", "connections",
-	"duration", "rate", "count", "json", "host", "from", NULL };
+static const struct optset fuzz_set = OPTSET("fuzz", fuzz_opts, NULL,
+					     NULL);
 
 #define ON_BOTH (WORKLOAD_ROLE(ROLE_CLIENT) | WORKLOAD_ROLE(ROLE_SERVER))
 
 const struct workload workload_table[] = {
-	{ "http", ON_BOTH, &fuzz_set, WORKLOAD_TARGET_URL, fuzz_allow },
-	{ "sql", ON_BOTH, &fuzz_set, WORKLOAD_TARGET_HOST, fuzz_allow },
-	{ "smtp", ON_BOTH, &fuzz_set, WORKLOAD_TARGET_HOSTPORT, fuzz_allow },
-	{ "smtp-sink", ON_BOTH, &fuzz_set, WORKLOAD_TARGET_LISTEN,
-	  fuzz_allow },
-	{ "probe", ON_BOTH, &fuzz_set, WORKLOAD_TARGET_NONE, fuzz_allow },
-	{ NULL, 0, NULL, WORKLOAD_TARGET_NONE, NULL },
+	{ "http", ON_BOTH, &fuzz_set, WORKLOAD_TARGET_URL },
+	{ "sql", ON_BOTH, &fuzz_set, WORKLOAD_TARGET_HOST },
+	{ "smtp", ON_BOTH, &fuzz_set, WORKLOAD_TARGET_HOSTPORT },
+	{ "smtp-sink", ON_BOTH, &fuzz_set, WORKLOAD_TARGET_LISTEN },
+	{ "probe", ON_BOTH, &fuzz_set, WORKLOAD_TARGET_NONE },
+	{ NULL, 0, NULL, WORKLOAD_TARGET_NONE },
 };
 
 const struct workload *workload_find(const char *name)

@@ -3,6 +3,7 @@
  * lg_sum_u64), table-driven. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "load/loadgen.h"
@@ -33,11 +34,6 @@ static int opt_method(void *dst, const char *value, char *err,
 static int opt_ab(void *dst, const char *value, char *err, size_t errlen)
 {
 	return strcmp(value, "a") && strcmp(value, "b") ? -EINVAL : 0;
-}
-
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: test\n");
 }
 
 static const struct {
@@ -134,7 +130,7 @@ static const struct opt test_opts[] = {
 
 static const struct optset test_set = { "test", test_opts,
 	sizeof(test_opts) / sizeof(test_opts[0]),
-	"bad value '%s' in '%s' (test)", usage };
+	"bad value '%s' in '%s' (test)", NULL, NULL };
 
 /* Parses one case's args against test_set. */
 static int parse(const char *args, struct res *r, int *argi, char *err,
@@ -277,8 +273,53 @@ static void test_walk(void)
 	}
 }
 
+/* --help from a table: the usage line, one line per option (letter,
+ * name, value, text wrapped at 79 columns under column 24, allowed values
+ * and default), a long name and value on a line of their own, notes. */
+static void test_usage(void)
+{
+	static const struct opt o[] = {
+		{ .name = "threads", .key = 't', .kind = OPT_UINT, .arg = "N",
+		  .help = "event loops, one thread each", .def = "2" },
+		{ .name = "method", .kind = OPT_STR, .arg = "M",
+		  .help = "the request method", .values = "GET|HEAD",
+		  .def = "GET" },
+		{ .name = "engine", .kind = OPT_STR, .arg = "E",
+		  .values = "epoll|curl" },
+		{ .name = "no-batch", .kind = OPT_FLAG,
+		  .help = "closed loop: wait for every answer, no nap between "
+			  "batches (latency exact, more CPU)" },
+		{ .name = "db", .kind = OPT_STR,
+		  .arg = "mysql://USER@HOST[:PORT]/DB",
+		  .help = "the database" },
+	};
+	static const struct optset set = OPTSET("demo", o, "[options] URL",
+						"URLs are http://.\n");
+	static const char want[] =
+"usage: benchboot demo [options] URL\n"
+"  -t, --threads N       event loops, one thread each (default 2)\n"
+"      --method M        the request method (GET|HEAD; default GET)\n"
+"      --engine E        (epoll|curl)\n"
+"      --no-batch        closed loop: wait for every answer, no nap between\n"
+"                        batches (latency exact, more CPU)\n"
+"      --db mysql://USER@HOST[:PORT]/DB\n"
+"                        the database\n"
+"URLs are http://.\n";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!tap_ok(f != NULL, "usage: a memory stream"))
+		return;
+	opt_usage(&set, f);
+	fclose(f);
+	TAP_EQ_STR(buf, want, "usage: generated from the table");
+	free(buf);
+}
+
 int main(void)
 {
+	test_usage();
 	test_parse();
 	test_walk();
 	test_threads();

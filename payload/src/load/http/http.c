@@ -589,37 +589,6 @@ static void *thread_main(void *arg)
 
 /* --- setup and report ----------------------------------------------- */
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-"usage: benchboot http [-t N] [-c N] [-d DUR] [options] URL [URL...]\n"
-"  -t, --threads N       event loops, one thread each (default 2)\n"
-"  -c, --connections N   connections over all threads (default 10)\n"
-"  -d, --duration DUR    measured interval (default 10s)\n"
-"      --warmup DUR      load before measuring, not counted (default 0)\n"
-"      --timeout DUR     a request unanswered this long fails (default 2s)\n"
-"      --rate R          open loop: R requests/s in total, latency from\n"
-"                        each request's intended send time (default:\n"
-"                        closed loop, as fast as responses come)\n"
-"      --pipeline N      requests in flight per connection (default 1)\n"
-"      --no-keepalive    a new connection per request\n"
-"      --no-batch        closed loop: wait for every answer, no nap\n"
-"                        between batches (latency exact, more CPU)\n"
-"  -H, --header 'N: V'   add a request header (repeatable)\n"
-"  -m, --method M        GET (default) or HEAD\n"
-"      --urls FILE       URLs (or /paths) one per line, added to URL...\n"
-"      --seed N          PRNG seed for choosing among URLs (default 1)\n"
-"      --json            print the benchboot.workload/1 record\n"
-"      --engine E        epoll (default for http://) or curl (libcurl,\n"
-"                        needed for https://, chosen for it by default)\n"
-"  -k, --insecure        curl engine: do not verify the TLS peer\n"
-"      --label NAME      name this load in the record, so a step's result\n"
-"                        keeps it apart (http:NAME; letters, digits, - _)\n"
-"URLs are http://host[:port]/path; a path may hold {A..B} and {a,b}\n"
-"patterns ('http://h/d{00..99}/f{0..9}.html' is 1000 files).  Each\n"
-"request picks one of them uniformly.\n");
-}
-
 /* What the command line gives besides cfg. */
 struct http_args {
 	char *headers[HTTP_MAX_HEADERS];	/* -H lines */
@@ -710,39 +679,73 @@ struct http_opts {
 #define HO(m) OPT_AT(struct http_opts, m)
 
 static const struct opt http_opts[] = {
-	LG_OPT_THREADS(HO(cfg.threads), 1024, NULL),
-	LG_OPT_CONNS(HO(cfg.conns), 1000000, NULL),
-	LG_OPT_DURATION(HO(cfg.duration), NULL),
+	LG_OPT_THREADS(HO(cfg.threads), 1024, NULL,
+		       .help = "event loops, one thread each", .def = "2",
+		       .remote = 1),
+	LG_OPT_CONNS(HO(cfg.conns), 1000000, NULL,
+		     .help = "connections over all threads", .def = "10",
+		     .remote = 1),
+	LG_OPT_DURATION(HO(cfg.duration), NULL, .help = "measured interval",
+			.def = "10s", .remote = 1),
 	{ .name = "header", .key = 'H', .kind = OPT_FN, .off = HO(a),
-	  .fn = http_opt_header },
+	  .fn = http_opt_header, .arg = "'N: V'",
+	  .help = "add a request header (repeatable)", .remote = 1 },
 	{ .name = "method", .key = 'm', .kind = OPT_FN, .off = HO(cfg),
-	  .fn = http_opt_method },
-	LG_OPT_WARMUP(HO(cfg.warmup), NULL),
-	LG_OPT_TIMEOUT(HO(cfg.timeout), 1000000, NULL),
+	  .fn = http_opt_method, .arg = "M", .help = "the request method",
+	  .values = "GET|HEAD", .def = "GET", .remote = 1 },
+	LG_OPT_WARMUP(HO(cfg.warmup), NULL,
+		      .help = "load before measuring, not counted",
+		      .def = "0", .remote = 1),
+	LG_OPT_TIMEOUT(HO(cfg.timeout), 1000000, NULL,
+		       .help = "a request unanswered this long fails",
+		       .def = "2s", .remote = 1),
 	{ .name = "rate", .kind = OPT_U64, .off = HO(cfg.rate),
-	  .min = 1, .max = 100000000 },
+	  .min = 1, .max = 100000000, .arg = "R",
+	  .help = "open loop: R requests/s in total, latency from each "
+		  "request's intended send time",
+	  .def = "closed loop, as fast as responses come", .remote = 1 },
 	{ .name = "pipeline", .kind = OPT_UINT,
-	  .off = HO(cfg.pipeline), .min = 1, .max = HTTP_MAX_PIPELINE },
+	  .off = HO(cfg.pipeline), .min = 1, .max = HTTP_MAX_PIPELINE,
+	  .arg = "N", .help = "requests in flight per connection",
+	  .def = "1", .remote = 1 },
 	{ .name = "no-keepalive", .kind = OPT_FLAG,
-	  .off = HO(cfg.keepalive), .val = 0 },
+	  .off = HO(cfg.keepalive), .val = 0,
+	  .help = "a new connection per request", .remote = 1 },
 	{ .name = "no-batch", .kind = OPT_FLAG,
-	  .off = HO(cfg.nobatch), .val = 1 },
+	  .off = HO(cfg.nobatch), .val = 1,
+	  .help = "closed loop: wait for every answer, no nap between "
+		  "batches (latency exact, more CPU)", .remote = 1 },
 	{ .name = "urls", .kind = OPT_STR, .off = HO(a.urlfile),
-	  .local = "reads a local file" },
+	  .local = "reads a local file", .arg = "FILE",
+	  .help = "URLs (or /paths) one per line, added to URL..." },
 	{ .name = "seed", .kind = OPT_U64, .off = HO(cfg.seed),
-	  .max = UINT64_MAX },
-	LG_OPT_JSON(HO(cfg.json)),
+	  .max = UINT64_MAX, .arg = "N",
+	  .help = "PRNG seed for choosing among URLs", .def = "1",
+	  .remote = 1 },
+	LG_OPT_JSON(HO(cfg.json),
+		    .help = "print the benchboot.workload/1 record",
+		    .remote = 1),
 	{ .name = "engine", .kind = OPT_FN, .off = HO(cfg.curl),
-	  .fn = http_opt_engine },
+	  .fn = http_opt_engine, .arg = "E",
+	  .help = "epoll, or curl (libcurl, needed for https://)",
+	  .values = "epoll|curl",
+	  .def = "epoll for http://, curl for https://", .remote = 1 },
 	{ .name = "insecure", .key = 'k', .kind = OPT_FLAG,
-	  .off = HO(cfg.insecure), .val = 1 },
+	  .off = HO(cfg.insecure), .val = 1,
+	  .help = "curl engine: do not verify the TLS peer", .remote = 1 },
 	{ .name = "label", .kind = OPT_FN, .off = HO(cfg.label),
-	  .fn = http_opt_label },
+	  .fn = http_opt_label, .arg = "NAME",
+	  .help = "name this load in the record, so a step's result keeps "
+		  "it apart (http:NAME; letters, digits, - _)", .remote = 1 },
 };
 
 const struct optset http_optset = { "http", http_opts,
 	sizeof(http_opts) / sizeof(http_opts[0]),
-	"bad value '%s' in '%s' (see 'benchboot http --help')", usage };
+	"bad value '%s' in '%s' (see 'benchboot http --help')",
+	"[-t N] [-c N] [-d DUR] [options] URL [URL...]",
+	"URLs are http://host[:port]/path; a path may hold {A..B} and {a,b}\n"
+	"patterns ('http://h/d{00..99}/f{0..9}.html' is 1000 files).  Each\n"
+	"request picks one of them uniformly.\n" };
 
 /* Options into ho.  Returns 0 to go on, 1 after --help, -EINVAL on a
  * usage error (said on stderr). */

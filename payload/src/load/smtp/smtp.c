@@ -714,22 +714,6 @@ static int smtp_resolve(struct smtp_run *run, const char *target)
 	return 0;
 }
 
-static void smtp_usage(FILE *out)
-{
-	fprintf(out,
-"usage: benchboot smtp [-t THREADS] [-c CONNS] [-d DURATION | -n COUNT]\n"
-"                      [--new-session] [--rate MAILS_PER_S]\n"
-"                      [--message FILE] [--helo NAME] [--timeout DUR]\n"
-"                      [--json] --from ADDR --to ADDR[,ADDR...] HOST:PORT\n"
-"  -t  event-loop threads (default 1)     -c  sessions (default 1)\n"
-"  -d  run time (default 10s)             -n  send COUNT messages\n"
-"  --new-session  one session per message (default: reuse sessions)\n"
-"  --rate         open loop at this many messages/s (latency from the\n"
-"                 intended send time); default closed loop\n"
-"  --message      send FILE (LF or CRLF) instead of the default message\n"
-"                 (4.9 KB text + 8.5 KB base64 attachment)\n");
-}
-
 /* The command line, as smtp_main() takes it apart. */
 struct smtp_args {
 	const char *from, *to, *msgfile, *helo, *target;
@@ -816,28 +800,52 @@ struct smtp_cmdline {
 #define SO(m) OPT_AT(struct smtp_cmdline, m)
 
 static const struct opt smtp_opts[] = {
-	LG_OPT_THREADS(SO(run.threads), 256, "-t '%s': want a number 1..256"),
-	LG_OPT_CONNS(SO(run.conns), 100000, "-c '%s': want a number 1..100000"),
+	LG_OPT_THREADS(SO(run.threads), 256, "-t '%s': want a number 1..256",
+		       .help = "event-loop threads", .def = "1", .remote = 1),
+	LG_OPT_CONNS(SO(run.conns), 100000,
+		     "-c '%s': want a number 1..100000", .help = "sessions",
+		     .def = "1", .remote = 1),
 	{ .name = "duration", .key = 'd', .kind = OPT_DUR,
 	  .off = SO(run.duration_ns), .min = 1,
 	  .seen = OPT_SEEN(struct smtp_cmdline, have_d),
-	  .bad = "-d '%s': want a duration like 10s or 500ms" },
+	  .bad = "-d '%s': want a duration like 10s or 500ms",
+	  .arg = "DUR", .help = "run time", .def = "10s", .remote = 1 },
 	{ .name = "count", .key = 'n', .kind = OPT_U64,
 	  .off = SO(run.count), .min = 1, .max = UINT64_MAX / 2,
-	  .bad = "-n '%s': want a message count >= 1" },
+	  .bad = "-n '%s': want a message count >= 1", .arg = "COUNT",
+	  .help = "send COUNT messages, then stop", .remote = 1 },
 	{ .name = "new-session", .kind = OPT_FLAG,
-	  .off = SO(run.new_session), .val = 1 },
-	LG_OPT_RATE_PER_S(SO(run.rate), "--rate '%s': want messages per second > 0"),
+	  .off = SO(run.new_session), .val = 1,
+	  .help = "one session per message", .def = "sessions reused",
+	  .remote = 1 },
+	LG_OPT_RATE_PER_S(SO(run.rate),
+			  "--rate '%s': want messages per second > 0",
+			  .help = "open loop at R messages/s (latency from the "
+				  "intended send time)",
+			  .def = "closed loop", .remote = 1),
 	{ .name = "message", .kind = OPT_STR, .off = SO(a.msgfile),
-	  .local = "reads a local file" },
-	{ .name = "helo", .kind = OPT_STR, .off = SO(a.helo) },
-	LG_OPT_TIMEOUT(SO(run.timeout_ns), 1, "--timeout '%s': want a duration like 10s or 500ms"),
-	{ .name = "from", .kind = OPT_STR, .off = SO(a.from) },
-	{ .name = "to", .kind = OPT_STR, .off = SO(a.to) },
-	LG_OPT_JSON(SO(a.json)),
+	  .local = "reads a local file", .arg = "FILE",
+	  .help = "send FILE (LF or CRLF) instead of the benchmark message",
+	  .def = "4.9 KB of text and an 8.5 KB base64 attachment" },
+	{ .name = "helo", .kind = OPT_STR, .off = SO(a.helo), .arg = "NAME",
+	  .help = "the name given in EHLO", .def = "this host's name",
+	  .remote = 1 },
+	LG_OPT_TIMEOUT(SO(run.timeout_ns), 1,
+		       "--timeout '%s': want a duration like 10s or 500ms",
+		       .help = "a reply not there this long fails",
+		       .def = "10s", .remote = 1),
+	{ .name = "from", .kind = OPT_STR, .off = SO(a.from), .arg = "ADDR",
+	  .help = "the envelope sender (required)", .remote = 1 },
+	{ .name = "to", .kind = OPT_STR, .off = SO(a.to),
+	  .arg = "ADDR[,ADDR...]", .help = "the recipients (required)",
+	  .remote = 1 },
+	LG_OPT_JSON(SO(a.json), .help = "print the benchboot.workload/1 "
+		    "record", .remote = 1),
 };
 
-const struct optset smtp_optset = OPTSET("smtp", smtp_opts, smtp_usage);
+const struct optset smtp_optset = OPTSET("smtp", smtp_opts,
+	"[-t N] [-c N] [-d DUR | -n COUNT] [options] --from ADDR\n"
+	"                      --to ADDR[,ADDR...] HOST:PORT", NULL);
 
 /* Options into cl.  Returns 0 to go on, 1 after --help, -EINVAL on a
  * usage error (said on stderr). */
@@ -852,7 +860,7 @@ static int smtp_parse(int argc, char **argv, struct smtp_cmdline *cl)
 		return rc;
 	if (argi + 1 != argc || !a->from || !a->to) {
 		util_err("smtp", EINVAL, "need --from, --to and one HOST:PORT");
-		smtp_usage(stderr);
+		opt_usage(&smtp_optset, stderr);
 		return -EINVAL;
 	}
 	a->target = argv[argi];

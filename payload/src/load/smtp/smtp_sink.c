@@ -454,22 +454,6 @@ static int sink_thr_init(struct sink_thr *t, int lfd)
 	return 0;
 }
 
-static void sink_usage(FILE *out)
-{
-	fprintf(out,
-"usage: benchboot smtp-sink [-t THREADS] [--store DIR] [--hostname NAME]\n"
-"                           [--no-pipelining] [--tempfail-every N]\n"
-"                           [--reject-every N] [-d DURATION [--idle D]]\n"
-"                           [--json] ADDR:PORT\n"
-"  Accepts mail until SIGINT/SIGTERM (or for -d DURATION), then prints\n"
-"  what it received.\n"
-"  --idle D            past -d, go on until D without a message (a relay's\n"
-"                      queue draining; at most 60 s more)\n"
-"  --store DIR         write each message to DIR, fsync before the 250\n"
-"  --tempfail-every N  answer every Nth message (per thread) with 451\n"
-"  --reject-every N    answer every Nth message (per thread) with 554\n");
-}
-
 static void sink_report(const struct sink_cfg *cfg,
 			const struct sink_count *tot, const struct hist *h,
 			const char *listen_on, double elapsed, uint64_t real0,
@@ -539,27 +523,45 @@ static int sink_opt_hostname(void *dst, const char *value, char *err,
 #define SC(m) OPT_AT(struct sink_cfg, m)
 
 static const struct opt sink_opts[] = {
-	LG_OPT_THREADS(SC(threads), 256, "-t '%s': want 1..256 threads"),
+	LG_OPT_THREADS(SC(threads), 256, "-t '%s': want 1..256 threads",
+		       .help = "event-loop threads", .def = "1", .remote = 1),
 	{ .name = "store", .kind = OPT_STR, .off = SC(store),
-	  .local = "writes local files" },
+	  .local = "writes local files", .arg = "DIR",
+	  .help = "write each message to DIR, fsync'd before the 250" },
 	{ .name = "hostname", .kind = OPT_FN, .off = 0,
-	  .fn = sink_opt_hostname },
+	  .fn = sink_opt_hostname, .arg = "NAME",
+	  .help = "the name in the greeting and EHLO reply",
+	  .def = "benchboot-sink.invalid", .remote = 1 },
 	{ .name = "no-pipelining", .kind = OPT_FLAG,
-	  .off = SC(pipelining), .val = 0 },
+	  .off = SC(pipelining), .val = 0,
+	  .help = "do not offer PIPELINING", .remote = 1 },
 	{ .name = "tempfail-every", .kind = OPT_U64,
 	  .off = SC(tempfail_every), .min = 1, .max = UINT64_MAX,
-	  .bad = "--tempfail-every '%s': want a count >= 1" },
+	  .bad = "--tempfail-every '%s': want a count >= 1", .arg = "N",
+	  .help = "answer every Nth message (per thread) with 451",
+	  .remote = 1 },
 	{ .name = "reject-every", .kind = OPT_U64,
 	  .off = SC(reject_every), .min = 1, .max = UINT64_MAX,
-	  .bad = "--reject-every '%s': want a count >= 1" },
-	LG_OPT_DURATION(SC(duration_ns), "-d '%s': want a duration like 10s or 500ms"),
+	  .bad = "--reject-every '%s': want a count >= 1", .arg = "N",
+	  .help = "answer every Nth message (per thread) with 554",
+	  .remote = 1 },
+	LG_OPT_DURATION(SC(duration_ns),
+			"-d '%s': want a duration like 10s or 500ms",
+			.help = "accept for this long",
+			.def = "until SIGINT or SIGTERM", .remote = 1),
 	{ .name = "idle", .kind = OPT_DUR, .off = SC(idle_ns),
-	  .min = 1, .bad = "--idle '%s': want a duration like 2s" },
-	LG_OPT_JSON(SC(json)),
+	  .min = 1, .bad = "--idle '%s': want a duration like 2s",
+	  .arg = "D", .help = "past -d, go on until D passes without a "
+	  "message (a relay's queue draining; at most 60 s more)",
+	  .remote = 1 },
+	LG_OPT_JSON(SC(json), .help = "print the benchboot.workload/1 "
+		    "record", .remote = 1),
 };
 
 const struct optset smtp_sink_optset = OPTSET("smtp-sink", sink_opts,
-					      sink_usage);
+	"[-t N] [options] ADDR:PORT",
+	"Accepts mail until SIGINT/SIGTERM (or for -d DURATION), then prints\n"
+	"what it received.\n");
 
 /* Options into cfg, the listening address into *target.  Returns 0 to go
  * on, 1 after --help, -EINVAL on a usage error (said on stderr). */
@@ -572,7 +574,7 @@ static int sink_parse(int argc, char **argv, struct sink_cfg *cfg,
 	if (rc != 0)
 		return rc;
 	if (argi + 1 != argc) {
-		sink_usage(stderr);
+		opt_usage(&smtp_sink_optset, stderr);
 		return -EINVAL;
 	}
 	*target = argv[argi];

@@ -40,26 +40,6 @@ static int sql_is_ps(const struct sql_run *run)
 
 /* --- command line and report --------------------------------------- */
 
-static void sql_usage(FILE *out)
-{
-	fprintf(out,
-"usage: benchboot sql --workload=ops|mix|point-select [options]\n"
-"  -t THREADS       event-loop threads (default 1)\n"
-"  -c CONNS         connections (default 1; ops uses one)\n"
-"  -d DURATION      measured time (default 10s; not for ops)\n"
-"  --rate R         open loop at R statements/s (latency from the\n"
-"                   intended send time); default closed loop\n"
-"  --rows N         table rows (ops: 100000, mix: 1000 per connection,\n"
-"                   point-select: detected with MAX(id))\n"
-"  --table NAME     point-select table (sbtest1); mix table prefix\n"
-"                   (bb_mix); ops table (bb_addr)\n"
-"  --seed N         data generator seed (default 1)\n"
-"  --keep           keep the tables the workload created\n"
-"  --timeout DUR    connect/read/write timeout (default 10s)\n"
-"  --host H --port P --socket PATH --user U --password PW --db DB\n"
-"  --json           print the workload record (docs/result-schema.md)\n");
-}
-
 static void sql_report(struct sql_run *run, struct sql_stats *tot,
 		       double elapsed, uint64_t real0, int json)
 {
@@ -321,34 +301,65 @@ struct sql_cmdline {
 #define SQ(m) OPT_AT(struct sql_cmdline, m)
 
 static const struct opt sql_opts[] = {
-	{ .name = "workload", .kind = OPT_STR, .off = SQ(workload) },
-	LG_OPT_THREADS(SQ(run.threads), 256, "-t '%s': want 1..256"),
-	LG_OPT_CONNS(SQ(run.conns), 10000, "-c '%s': want 1..10000"),
-	LG_OPT_DURATION(SQ(run.duration_ns), "-d '%s': want a duration like 10s"),
-	LG_OPT_RATE_PER_S(SQ(run.rate), "--rate '%s': want statements per second > 0"),
+	{ .name = "workload", .kind = OPT_STR, .off = SQ(workload),
+	  .arg = "W", .help = "the workload (required)",
+	  .values = "ops|mix|point-select", .remote = 1 },
+	LG_OPT_THREADS(SQ(run.threads), 256, "-t '%s': want 1..256",
+		       .help = "event-loop threads", .def = "1", .remote = 1),
+	LG_OPT_CONNS(SQ(run.conns), 10000, "-c '%s': want 1..10000",
+		     .help = "connections (ops uses one)", .def = "1",
+		     .remote = 1),
+	LG_OPT_DURATION(SQ(run.duration_ns),
+			"-d '%s': want a duration like 10s",
+			.help = "measured time (not for ops)", .def = "10s",
+			.remote = 1),
+	LG_OPT_RATE_PER_S(SQ(run.rate),
+			  "--rate '%s': want statements per second > 0",
+			  .help = "open loop at R statements/s (latency from "
+				  "the intended send time)",
+			  .def = "closed loop", .remote = 1),
 	{ .name = "rows", .kind = OPT_U64, .off = SQ(run.cfg.rows),
 	  .min = 1, .max = 4000000000ULL,
-	  .bad = "--rows '%s': want 1..4G" },
-	{ .name = "table", .kind = OPT_STR, .off = SQ(run.cfg.table) },
+	  .bad = "--rows '%s': want 1..4G", .arg = "N",
+	  .help = "table rows (ops: 100000, mix: 1000 per connection, "
+		  "point-select: found with MAX(id))", .remote = 1 },
+	{ .name = "table", .kind = OPT_STR, .off = SQ(run.cfg.table),
+	  .arg = "NAME",
+	  .help = "the point-select table (sbtest1), the mix tables' "
+		  "prefix (bb_mix), the ops table (bb_addr)", .remote = 1 },
 	{ .name = "seed", .kind = OPT_U64, .off = SQ(run.cfg.seed),
 	  .max = UINT64_MAX,
-	  .bad = "--seed '%s': want an unsigned number" },
+	  .bad = "--seed '%s': want an unsigned number", .arg = "N",
+	  .help = "data generator seed", .def = "1", .remote = 1 },
 	{ .name = "keep", .kind = OPT_FLAG, .off = SQ(run.cfg.keep),
-	  .val = 1 },
-	LG_OPT_TIMEOUT(SQ(timeout), 1, "--timeout '%s': want a duration like 10s"),
-	{ .name = "host", .kind = OPT_STR, .off = SQ(run.tg.host) },
+	  .val = 1, .help = "keep the tables the workload created",
+	  .remote = 1 },
+	LG_OPT_TIMEOUT(SQ(timeout), 1,
+		       "--timeout '%s': want a duration like 10s",
+		       .help = "connect, read and write timeout",
+		       .def = "10s", .remote = 1),
+	{ .name = "host", .kind = OPT_STR, .off = SQ(run.tg.host),
+	  .arg = "H", .help = "the server", .def = "localhost",
+	  .remote = 1 },
 	{ .name = "port", .kind = OPT_UINT, .off = SQ(run.tg.port),
 	  .min = 1, .max = 65535,
-	  .bad = "--port '%s': want 1..65535" },
+	  .bad = "--port '%s': want 1..65535", .arg = "P",
+	  .help = "its port", .def = "3306", .remote = 1 },
 	{ .name = "socket", .kind = OPT_STR, .off = SQ(run.tg.socket),
-	  .local = "opens a local socket" },
-	{ .name = "user", .kind = OPT_STR, .off = SQ(run.tg.user) },
-	{ .name = "password", .kind = OPT_STR, .off = SQ(run.tg.password) },
-	{ .name = "db", .kind = OPT_STR, .off = SQ(run.tg.db) },
-	LG_OPT_JSON(SQ(json)),
+	  .local = "opens a local socket", .arg = "PATH",
+	  .help = "a Unix socket instead of TCP" },
+	{ .name = "user", .kind = OPT_STR, .off = SQ(run.tg.user),
+	  .arg = "U", .help = "the account", .def = "root", .remote = 1 },
+	{ .name = "password", .kind = OPT_STR, .off = SQ(run.tg.password),
+	  .arg = "PW", .help = "its password", .remote = 1 },
+	{ .name = "db", .kind = OPT_STR, .off = SQ(run.tg.db),
+	  .arg = "DB", .help = "the database", .remote = 1 },
+	LG_OPT_JSON(SQ(json), .help = "print the workload record "
+		    "(docs/result-schema.md)", .remote = 1),
 };
 
-const struct optset sql_optset = OPTSET("sql", sql_opts, sql_usage);
+const struct optset sql_optset = OPTSET("sql", sql_opts,
+	"--workload=ops|mix|point-select [options]", NULL);
 
 /* Options into run; *workload, *timeout and *json.  Returns 0 to go on, 1
  * after --help, -EINVAL on a usage error (said on stderr). */
@@ -374,7 +385,7 @@ static int sql_parse(int argc, char **argv, struct sql_run *run,
 		return rc;
 	if (argi != argc || !*workload) {
 		util_err("sql", EINVAL, "need --workload=ops|mix|point-select and no other arguments");
-		sql_usage(stderr);
+		opt_usage(&sql_optset, stderr);
 		return -EINVAL;
 	}
 	return 0;

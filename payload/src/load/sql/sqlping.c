@@ -9,14 +9,6 @@
 #include "lib/opt.h"
 #include "lib/util.h"
 
-static void sqlping_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: benchboot sql-ping [--host H] [--port P] [--socket PATH] [--user U]\n"
-		"                          [--password PW] [--db DB] [--timeout SECONDS]\n"
-		"                          [--drop-tables]\n");
-}
-
 /* Where and as whom to connect. */
 struct sqlping_opts {
 	const char *host, *sock, *user, *pw, *db;
@@ -27,30 +19,40 @@ struct sqlping_opts {
 #define SP(m) OPT_AT(struct sqlping_opts, m)
 
 static const struct opt sqlping_opt_tab[] = {
-	{ .name = "host", .key = 'H', .kind = OPT_STR, .off = SP(host) },
+	{ .name = "host", .key = 'H', .kind = OPT_STR, .off = SP(host),
+	  .arg = "H", .help = "the server", .def = "localhost" },
 	{ .name = "port", .key = 'P', .kind = OPT_U64, .off = SP(port),
-	  .min = 1, .max = 65535, .bad = "--port '%s': want 1..65535" },
-	{ .name = "socket", .key = 'S', .kind = OPT_STR, .off = SP(sock) },
-	{ .name = "user", .key = 'u', .kind = OPT_STR, .off = SP(user) },
-	{ .name = "password", .key = 'p', .kind = OPT_STR, .off = SP(pw) },
-	{ .name = "db", .key = 'd', .kind = OPT_STR, .off = SP(db) },
+	  .min = 1, .max = 65535, .bad = "--port '%s': want 1..65535",
+	  .arg = "P", .help = "its port", .def = "3306" },
+	{ .name = "socket", .key = 'S', .kind = OPT_STR, .off = SP(sock),
+	  .arg = "PATH", .help = "a Unix socket instead of TCP" },
+	{ .name = "user", .key = 'u', .kind = OPT_STR, .off = SP(user),
+	  .arg = "U", .help = "the account", .def = "root" },
+	{ .name = "password", .key = 'p', .kind = OPT_STR, .off = SP(pw),
+	  .arg = "PW", .help = "its password" },
+	{ .name = "db", .key = 'd', .kind = OPT_STR, .off = SP(db),
+	  .arg = "DB", .help = "the database" },
 	{ .name = "timeout", .key = 't', .kind = OPT_U64, .off = SP(timeout),
-	  .min = 1, .max = 3600, .bad = "--timeout '%s': want seconds 1..3600" },
-	{ .name = "drop-tables", .kind = OPT_FLAG, .off = SP(drop), .val = 1 },
+	  .min = 1, .max = 3600, .bad = "--timeout '%s': want seconds 1..3600",
+	  .arg = "SECONDS", .help = "connect, read and write timeout",
+	  .def = "10" },
+	{ .name = "drop-tables", .kind = OPT_FLAG, .off = SP(drop), .val = 1,
+	  .help = "drop every table the sql workloads create (bb_*) in the "
+		  "bench* databases: the server's reset between steps" },
 };
 
 /* Parses argv into o.  Returns -1 to go on, else the exit status. */
 static int sqlping_parse_opts(int argc, char **argv, struct sqlping_opts *o)
 {
 	static const struct optset set = OPTSET("sql-ping", sqlping_opt_tab,
-						sqlping_usage);
+						NULL, NULL);
 	int argi, rc;
 
 	rc = opt_main(&set, o, argc, argv, &argi);
 	if (rc != 0)
 		return rc > 0 ? 0 : 2;
 	if (argi != argc) {
-		sqlping_usage(stderr);
+		opt_usage(&set, stderr);
 		return 2;
 	}
 	return -1;
