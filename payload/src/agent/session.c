@@ -269,6 +269,9 @@ static int (*session_spawn)(struct session_proc *p, const cJSON *argv,
 			    int64_t start_at, uint64_t budget_ms) =
 	session_proc_spawn;
 
+/* The longest step timeout a controller may give, in seconds (a day). */
+#define SESSION_STEP_TIMEOUT_MAX_S 86400.0
+
 /* The step's deadline: its timeout past start_at (agent clock). */
 static void session_step_deadline(struct session_step *r, int64_t start_at)
 {
@@ -290,6 +293,10 @@ static int session_step_start(struct session_step *r, const struct control_msg *
 	to = cJSON_GetObjectItemCaseSensitive(m->json, "timeout_s");
 	r->timeout_s = cJSON_IsNumber(to) && to->valuedouble > 0 ?
 		       to->valuedouble : 600;
+	/* The controller's number becomes nanoseconds: held to a day
+	 * first (1e26 s has no integer; fuzz_session found it). */
+	if (r->timeout_s > SESSION_STEP_TIMEOUT_MAX_S)
+		r->timeout_s = SESSION_STEP_TIMEOUT_MAX_S;
 	/* Prepared: the gated processes now, the others on START. */
 	ps = cJSON_GetObjectItemCaseSensitive(m->json, "prepare_s");
 	if (cJSON_IsNumber(ps) && ps->valuedouble > 0) {
