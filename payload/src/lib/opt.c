@@ -228,11 +228,11 @@ void opt_usage(const struct optset *set, FILE *out)
 				 o->arg ? " " : "", o->arg ? o->arg : "");
 		fputs(left, out);
 		col = (int)strlen(left);
-		if (col + 1 >= OPT_HELP_COL) {
+		/* A long name and value: the text on a line of its own. */
+		if (col + 1 >= OPT_HELP_COL)
 			fprintf(out, "\n%*s", OPT_HELP_COL, "");
-		} else {
+		else
 			fprintf(out, "%*s", OPT_HELP_COL - col, "");
-		}
 		col = OPT_HELP_COL;
 		opt_wrap(out, o->help ? o->help : "", &col, OPT_HELP_COL);
 		tail[0] = 0;
