@@ -1,6 +1,7 @@
 /* report/report_html.c: `benchboot report --html`: one self-contained page, the
  * charts drawn as inline SVG here (no script, no font, nothing fetched). */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,13 +99,32 @@ struct chart {
 	int xlog, ylog;
 };
 
+/* The most grid lines or ticks an axis draws: every loop that draws one
+ * counts to it, so no range a document gives can keep it going. */
+#define CHART_MAX_TICKS 64
+/* The farthest a value may lie outside the plot area, in plot widths:
+ * a coordinate is clamped there, so none is NaN, infinite or huge. */
+#define CHART_SPILL 0.5
+/* The narrowest and widest data a log axis spans. */
+#define CHART_LOG_MIN 1e-300
+#define CHART_LOG_MAX 1e300
+
+/* A position on an axis, 0..1 inside the plot area, clamped to
+ * -CHART_SPILL..1 + CHART_SPILL (NaN: 0). */
+static double chart_unit(double u)
+{
+	if (!(u == u))
+		return 0;
+	return fmin(fmax(u, -CHART_SPILL), 1 + CHART_SPILL);
+}
+
 static double chart_x(const struct chart *c, double x)
 {
 	double u = c->xlog ? (log2(x) - log2(c->x0)) /
 				     (log2(c->x1) - log2(c->x0)) :
 			     (x - c->x0) / (c->x1 - c->x0);
 
-	return c->l + u * (c->r - c->l);
+	return c->l + chart_unit(u) * (c->r - c->l);
 }
 
 static double chart_y(const struct chart *c, double y)
@@ -118,14 +138,42 @@ static double chart_y(const struct chart *c, double y)
 	} else {
 		u = (y - c->y0) / (c->y1 - c->y0);
 	}
-	return c->b - u * (c->b - c->t);
+	return c->b - chart_unit(u) * (c->b - c->t);
 }
 
-/* A "nice" step (1, 2 or 5 times a power of ten) for about n ticks. */
+/* One axis's range made drawable, whatever the document held: finite,
+ * lo < hi with a finite span, on a log axis within CHART_LOG_MIN ..
+ * CHART_LOG_MAX. */
+static void chart_range(double *lo, double *hi, int log)
+{
+	if (log) {
+		if (!(*lo >= CHART_LOG_MIN))
+			*lo = CHART_LOG_MIN;
+		if (!(*hi <= CHART_LOG_MAX))
+			*hi = CHART_LOG_MAX;
+		if (!(*lo < *hi) || !(*lo <= CHART_LOG_MAX / 10)) {
+			*lo = fmin(*lo, CHART_LOG_MAX / 10);
+			*hi = *lo * 10;
+		}
+		return;
+	}
+	if (!isfinite(*lo))
+		*lo = 0;
+	if (!isfinite(*hi) || !isfinite(*hi - *lo))
+		*hi = *lo >= 0 ? DBL_MAX / 4 : *lo + DBL_MAX / 4;
+	if (!(*lo < *hi))
+		*hi = *lo + fmax(fabs(*lo), 1);
+}
+
+/* A "nice" step (1, 2 or 5 times a power of ten) for about n ticks: a
+ * finite step > 0 for any finite range > 0 (one too small for a power
+ * of ten: the range itself). */
 static double chart_step(double range, int n)
 {
 	double raw = range / n, p = pow(10, floor(log10(raw)));
 
+	if (!(p > 0 && isfinite(p)))
+		return range > 0 && isfinite(range) ? range : 1;
 	if (raw / p >= 5)
 		return 5 * p;
 	if (raw / p >= 2)
@@ -141,7 +189,10 @@ static void chart_begin(struct chart *c, FILE *f, const char *cls,
 {
 	char b[32];
 	double v, st;
+	int i;
 
+	chart_range(&c->x0, &c->x1, c->xlog);
+	chart_range(&c->y0, &c->y1, c->ylog);
 	c->f = f;
 	fprintf(f, "<figure class=\"chart %s\"><svg viewBox=\"0 0 %.0f %.0f\" "
 		"width=\"%.0f\" height=\"%.0f\" role=\"img\"><title>",
@@ -154,8 +205,8 @@ static void chart_begin(struct chart *c, FILE *f, const char *cls,
 		"width=\"%.1f\" height=\"%.1f\"/>", c->l, c->t, c->r - c->l,
 		c->b - c->t);
 	if (c->ylog) {
-		for (v = pow(10, ceil(log10(c->y0))); v <= c->y1 * 1.0001;
-		     v *= 10) {
+		for (i = 0, v = pow(10, ceil(log10(c->y0)));
+		     i < CHART_MAX_TICKS && v <= c->y1 * 1.0001; i++, v *= 10) {
 			html_num(b, sizeof(b), v);
 			fprintf(f, "<path class=\"grid\" d=\"M%.1f %.1fH"
 				"%.1f\"/><text class=\"yt\" x=\"%.1f\" "
@@ -164,8 +215,9 @@ static void chart_begin(struct chart *c, FILE *f, const char *cls,
 		}
 	} else {
 		st = chart_step(c->y1 - c->y0, 5);
-		for (v = ceil(c->y0 / st) * st; v <= c->y1 + st * 1e-6;
-		     v += st) {
+		for (i = 0, v = ceil(c->y0 / st) * st;
+		     i < CHART_MAX_TICKS && v <= c->y1 + st * 1e-6;
+		     i++, v += st) {
 			html_num(b, sizeof(b), fabs(v) < st * 1e-6 ? 0 : v);
 			fprintf(f, "<path class=\"grid\" d=\"M%.1f %.1fH"
 				"%.1f\"/><text class=\"yt\" x=\"%.1f\" "
@@ -785,7 +837,7 @@ static void html_sampler(FILE *f, struct result_doc *r, int idx)
 	struct html_pt *pt = NULL;
 	double t0, tmax;
 	size_t n, i;
-	int k;
+	int k, j;
 	char title[200];
 
 	n = html_points(r, &pt, &t0);
@@ -815,7 +867,8 @@ static void html_sampler(FILE *f, struct result_doc *r, int idx)
 			    result_doc_sm_heads[k]);
 		html_step_marks(&c, r, t0);
 		st = chart_step(c.x1, 6);
-		for (v = 0; v <= c.x1; v += st) {
+		for (j = 0, v = 0; j < CHART_MAX_TICKS && v <= c.x1;
+		     j++, v += st) {
 			snprintf(b, sizeof(b), "%g", v);
 			chart_xtick(&c, chart_x(&c, v), b);
 		}
