@@ -305,7 +305,7 @@ static int agent_session(struct agent_opts *o)
 
 	/* The agent is the one module below the command table that reads
 	 * it back: the rest are told what they need. */
-	so.workloads = workload_names();
+	so.workloads = workload_names(o->role);
 	if (!so.workloads)
 		return 1;
 	rc = session_main(&so, &stop_requested);

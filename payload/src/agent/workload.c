@@ -38,12 +38,14 @@ const struct workload *workload_find(const char *name)
 	return NULL;
 }
 
-cJSON *workload_names(void)
+cJSON *workload_names(enum role role)
 {
 	cJSON *a = cJSON_CreateArray();
 	const struct workload *w;
 
 	for (w = workload_table; a && w->name; w++) {
+		if (!(w->roles & WORKLOAD_ROLE(role)))
+			continue;
 		if (!cJSON_AddItemToArray(a, cJSON_CreateString(w->name))) {
 			cJSON_Delete(a);
 			return NULL;

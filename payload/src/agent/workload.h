@@ -47,9 +47,10 @@ extern const struct workload workload_table[];
 /* The workload called name, or NULL (name may be NULL). */
 const struct workload *workload_find(const char *name);
 
-/* Every workload's name, in table order, as a new JSON array of strings
- * (what an agent announces in its hello); the caller owns it.  NULL when
- * out of memory. */
-cJSON *workload_names(void);
+/* The names of the workloads role runs, in table order, as a new JSON
+ * array of strings: what an agent of that role announces in its hello,
+ * and so all it will run (a controller's run of another is refused,
+ * agent/policy.h).  The caller owns it.  NULL when out of memory. */
+cJSON *workload_names(enum role role);
 
 #endif

@@ -64,10 +64,16 @@ static void table_cases(void)
 	for (i = 0; workload_table[i].name; i++)
 		tap_ok(cmd_find(workload_table[i].name) != NULL,
 		       "workload %s is a command", workload_table[i].name);
-	w = workload_names();
+	w = workload_names(ROLE_CLIENT);
 	names = cJSON_PrintUnformatted(w);
-	TAP_EQ_STR(names, "[\"http\",\"probe\",\"sample\",\"sql\",\"smtp\",\"smtp-sink\"]",
-		   "the workload list, in table order");
+	TAP_EQ_STR(names, "[\"http\",\"sql\",\"smtp\",\"smtp-sink\"]",
+		   "a client's workloads, in table order");
+	cJSON_free(names);
+	cJSON_Delete(w);
+	w = workload_names(ROLE_SERVER);
+	names = cJSON_PrintUnformatted(w);
+	TAP_EQ_STR(names, "[\"probe\",\"sample\"]",
+		   "a server's workloads: no load generator");
 	cJSON_free(names);
 	cJSON_Delete(w);
 }

@@ -176,8 +176,47 @@ static void test_build(void)
 	http_target_free(&ts);
 }
 
+/* The expansion's byte caps: paths past HTTP_TARGET_MAX_BYTES, and the
+ * requests built from them past HTTP_TARGET_MAX_REQ_BYTES, are refused
+ * with a message before the memory is taken. */
+static void test_caps(void)
+{
+	static char url[2100], hdr[7200];
+	char *hdrs[1] = { hdr };
+	struct http_target_set ts;
+	char err[512];
+	int rc;
+
+	/* 10000 paths of 2 KB: 20 MB of paths. */
+	memcpy(url, "http://h/", 9);
+	memset(url + 9, 'x', 2000);
+	strcpy(url + 2009, "{0..9999}");
+	http_target_init(&ts);
+	err[0] = 0;
+	rc = http_target_add_url(&ts, url, err, sizeof(err));
+	tap_ok(rc == -E2BIG && strstr(err, "16 MiB"),
+	       "caps: 20 MB of paths refused, saying the cap (%s)", err);
+	tap_ok(ts.path_bytes <= HTTP_TARGET_MAX_BYTES,
+	       "caps: no more than the cap was kept");
+	http_target_free(&ts);
+	/* 10000 short paths with a 7 KB header: 70 MB of requests. */
+	http_target_init(&ts);
+	rc = http_target_add_url(&ts, "http://h/{0..9999}", err,
+				 sizeof(err));
+	memcpy(hdr, "X-Pad: ", 7);
+	memset(hdr + 7, 'p', sizeof(hdr) - 8);
+	hdr[sizeof(hdr) - 1] = 0;
+	err[0] = 0;
+	rc = rc ? rc : http_target_build(&ts, "GET", 0, hdrs, 1, err,
+					 sizeof(err));
+	tap_ok(rc == -E2BIG && strstr(err, "64 MiB") && !ts.reqs,
+	       "caps: 70 MB of requests refused before allocating (%s)", err);
+	http_target_free(&ts);
+}
+
 int main(void)
 {
+	test_caps();
 	test_urls();
 	test_same_server();
 	test_file();

@@ -243,6 +243,43 @@ static void test_remote_options(void)
 	}
 }
 
+/* What each role announces is all it runs: a server asked for load, or
+ * a client for the server's series, is refused. */
+static void test_roles(const cJSON *tg)
+{
+	static const struct {
+		int role;
+		const char *argv;
+		int rc;
+	} c[] = {
+		{ ROLE_SERVER, "[\"http\",\"http://10.0.0.1/\"]", -EPERM },
+		{ ROLE_SERVER, "[\"sql\",\"--workload=ops\",\"--host\","
+		  "\"10.0.0.1\"]", -EPERM },
+		{ ROLE_SERVER, "[\"smtp-sink\",\"0.0.0.0:2525\"]", -EPERM },
+		{ ROLE_SERVER, "[\"probe\",\"--json\"]", 0 },
+		{ ROLE_CLIENT, "[\"sample\",\"--json\"]", -EPERM },
+		{ ROLE_CLIENT, "[\"probe\",\"--json\"]", -EPERM },
+		{ ROLE_CLIENT, "[\"http\",\"http://10.0.0.1/\"]", 0 },
+	};
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		cJSON *w = workload_names(c[i].role);
+		cJSON *argv = cJSON_Parse(c[i].argv);
+		int rc;
+
+		err[0] = 0;
+		rc = policy_check_argv(argv, w, tg, err, sizeof(err));
+		tap_ok(rc == c[i].rc && (rc == 0 ||
+		       strstr(err, "not a workload of this agent")),
+		       "%s agent: %s -> %s", role_name(c[i].role), c[i].argv,
+		       rc ? err : "allowed");
+		cJSON_Delete(argv);
+		cJSON_Delete(w);
+	}
+}
+
 int main(void)
 {
 	cJSON *wl = cJSON_Parse("[\"http\",\"sql\",\"smtp\",\"probe\",\"sample\"]");
@@ -268,6 +305,7 @@ int main(void)
 	}
 	test_suites(all, tg);
 	test_remote_options();
+	test_roles(tg);
 	cJSON_Delete(wl);
 	cJSON_Delete(all);
 	cJSON_Delete(tg);

@@ -38,7 +38,8 @@ static int add_path(struct http_target_set *ts, const char *path, size_t n)
 {
 	char **np;
 
-	if (ts->npaths >= HTTP_TARGET_MAX)
+	if (ts->npaths >= HTTP_TARGET_MAX ||
+	    ts->path_bytes + n + 1 > HTTP_TARGET_MAX_BYTES)
 		return -E2BIG;
 	if (ts->npaths == ts->cap) {
 		ts->cap = ts->cap ? ts->cap * 2 : 16;
@@ -51,6 +52,7 @@ static int add_path(struct http_target_set *ts, const char *path, size_t n)
 	if (!ts->paths[ts->npaths])
 		return -ENOMEM;
 	ts->npaths++;
+	ts->path_bytes += n + 1;
 	return 0;
 }
 
@@ -79,8 +81,8 @@ static int expand_leaf(struct http_target_set *ts, char *buf, size_t blen,
 	rc = add_path(ts, buf, blen + n);
 	if (rc == -E2BIG)
 		return util_fail(err, errlen, rc,
-				 "URL '%s' expands to more than %u paths", url,
-				 HTTP_TARGET_MAX);
+				 "URL '%.100s' expands to more than %u paths or %u MiB of them",
+				 url, HTTP_TARGET_MAX, HTTP_TARGET_MAX_BYTES >> 20);
 	return rc;
 }
 
@@ -363,6 +365,11 @@ int http_target_build(struct http_target_set *ts, const char *method,
 	fixed = strlen(method) + 1 + (size_t)len + 2;
 	for (i = 0; i < ts->npaths; i++)
 		total += fixed + strlen(ts->paths[i]);
+	if (total > HTTP_TARGET_MAX_REQ_BYTES)
+		return util_fail(err, errlen, -E2BIG,
+				 "%u requests of %zu bytes of headers each take %zu MiB: more than %u MiB (fewer URLs or shorter headers)",
+				 ts->npaths, fixed, total >> 20,
+				 HTTP_TARGET_MAX_REQ_BYTES >> 20);
 	ts->reqs = malloc(total + 1);	/* sprintf's last NUL */
 	ts->off = calloc(ts->npaths, sizeof(*ts->off));
 	ts->len = calloc(ts->npaths, sizeof(*ts->len));

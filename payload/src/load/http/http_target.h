@@ -7,8 +7,12 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-/* Expanding patterns stops here: a typo must not eat the memory. */
+/* Expanding patterns stops here: a typo (or a controller's hostile
+ * pattern) must not eat the memory.  Paths at most, their bytes at most,
+ * and the requests built from them at most. */
 #define HTTP_TARGET_MAX 1000000u
+#define HTTP_TARGET_MAX_BYTES (16u << 20)
+#define HTTP_TARGET_MAX_REQ_BYTES (64u << 20)
 
 struct http_target_set {
 	/* The server every URL names (one run loads one server). */
@@ -19,9 +23,10 @@ struct http_target_set {
 	struct sockaddr_storage addr;	/* after http_target_resolve() */
 	socklen_t addrlen;
 
-	/* Paths (with query), owned. */
+	/* Paths (with query), owned, and their bytes (NULs included). */
 	char **paths;
 	uint32_t npaths, cap;
+	size_t path_bytes;
 
 	/* After http_target_build(): request i is reqs[off[i]..+len[i]). */
 	char *reqs;
@@ -38,7 +43,8 @@ void http_target_init(struct http_target_set *ts);
  * "{a,b,c}", expanded as a shell would ("/d{0..99}/f{0..9}.html" is 1000
  * paths).  Every URL must name the same server as the first one.
  * Returns 0, -EINVAL (err says what and where: bad scheme, host, port,
- * brace, another server) or -ENOMEM/-E2BIG (over HTTP_TARGET_MAX). */
+ * brace, another server), -ENOMEM, or -E2BIG (over HTTP_TARGET_MAX
+ * paths or HTTP_TARGET_MAX_BYTES of them). */
 int http_target_add_url(struct http_target_set *ts, const char *url,
 			char *err, size_t errlen);
 
@@ -56,7 +62,8 @@ int http_target_resolve(struct http_target_set *ts, char *err,
 /* Builds every request once: "METHOD path HTTP/1.1", Host, User-Agent,
  * "Connection: close" when close is set, then the extra header lines
  * (each "Name: value", no CRLF; may be NULL/0).  Returns 0, -EINVAL (a
- * header with CR/LF or no colon, err says which) or -ENOMEM. */
+ * header with CR/LF or no colon, err says which), -E2BIG (the requests
+ * would take more than HTTP_TARGET_MAX_REQ_BYTES) or -ENOMEM. */
 int http_target_build(struct http_target_set *ts, const char *method,
 		      int close, char *const *headers, size_t nheaders,
 		      char *err, size_t errlen);
