@@ -643,8 +643,15 @@ static cJSON *session_targets(struct session *s, const struct control_msg *m)
 			if (strcmp(s->seen[i], t->valuestring) == 0)
 				break;
 		if (!keyed && i == s->nseen) {
-			if (peer_server_announced(t->valuestring, s->o->lab,
-						  SESSION_SEEN_MS) != 0) {
+			int rc = peer_server_announced(t->valuestring,
+						       s->o->lab,
+						       SESSION_SEEN_MS);
+
+			if (rc == -EADDRNOTAVAIL) {
+				node_log("run target %.80s: loopback, unspecified, multicast or this agent's own address: never loaded, whatever announces it", t->valuestring);
+				continue;
+			}
+			if (rc != 0) {
 				node_log("run target %.80s: not announced as a server of this lab: not loaded (an open lab loads only the servers its agents find themselves)", t->valuestring);
 				continue;
 			}

@@ -1,6 +1,9 @@
 /* node/peer.c: mDNS announcement and controller discovery for agents (peer.h),
  * on top of mdns.h's responder and browser. */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -462,6 +465,56 @@ static int peer_servers_seen(const char *addr, const char *lab)
 	return 0;
 }
 
+/* Whether a of family af is one of this host's interface addresses. */
+static int peer_addr_ours(int af, const void *a)
+{
+	struct ifaddrs *ifa, *i;
+	int ours = 0;
+
+	if (getifaddrs(&ifa) != 0)
+		return 0;
+	for (i = ifa; i && !ours; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != af)
+			continue;
+		if (af == AF_INET)
+			ours = memcmp(&((struct sockaddr_in *)(void *)
+					i->ifa_addr)->sin_addr, a, 4) == 0;
+		else
+			ours = memcmp(&((struct sockaddr_in6 *)(void *)
+					i->ifa_addr)->sin6_addr, a, 16) == 0;
+	}
+	freeifaddrs(ifa);
+	return ours;
+}
+
+int peer_addr_foreign(const char *addr)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+	uint32_t v;
+
+	if (inet_pton(AF_INET, addr, &a4) == 1) {
+		v = ntohl(a4.s_addr);
+		if ((v >> 24) == 127 || (v >> 24) == 0 ||
+		    (v >> 28) == 0xe || v == 0xffffffffu)
+			return 0;
+		return !peer_addr_ours(AF_INET, &a4);
+	}
+	if (inet_pton(AF_INET6, addr, &a6) == 1) {
+		if (IN6_IS_ADDR_LOOPBACK(&a6) || IN6_IS_ADDR_UNSPECIFIED(&a6) ||
+		    IN6_IS_ADDR_MULTICAST(&a6))
+			return 0;
+		if (IN6_IS_ADDR_V4MAPPED(&a6)) {
+			char v4[INET_ADDRSTRLEN];
+
+			return inet_ntop(AF_INET, &a6.s6_addr[12], v4,
+					 sizeof(v4)) && peer_addr_foreign(v4);
+		}
+		return !peer_addr_ours(AF_INET6, &a6);
+	}
+	return 0;
+}
+
 int peer_server_announced(const char *addr, const char *lab, int timeout_ms)
 {
 	struct peer_check pc = { .addr = addr, .lab = lab ? lab : "" };
@@ -471,6 +524,8 @@ int peer_server_announced(const char *addr, const char *lab, int timeout_ms)
 					 .cb_arg = &pc, .log = peer_mdns_log };
 	int rc;
 
+	if (!peer_addr_foreign(addr))
+		return -EADDRNOTAVAIL;
 	if (peer_servers_seen(addr, pc.lab))
 		return 0;
 	/* Ends as soon as it is seen; our responder answers meanwhile

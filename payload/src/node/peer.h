@@ -71,9 +71,17 @@ int peer_servers_watch(const char *lab);
  * the _server subtype within timeout_ms (ending as soon as it resolves;
  * this agent's own responder is serviced meanwhile: every client of a
  * step asks at once).  What an agent of an open lab asks before it loads
- * a host the controller names (docs/security.md).  Returns 0 when one
- * does, -ENOENT when none did, or another negative errno (it cannot
- * browse). */
+ * a host the controller names (docs/security.md).  An address that is
+ * not another host's (peer_addr_foreign()) is refused at once, whatever
+ * announces it.  Returns 0 when one does, -ENOENT when none did,
+ * -EADDRNOTAVAIL for such an address, or another negative errno (it
+ * cannot browse). */
 int peer_server_announced(const char *addr, const char *lab, int timeout_ms);
+
+/* Whether addr, an IPv4 or IPv6 literal, may be another host of the LAN:
+ * 0 when it is loopback, unspecified, multicast or broadcast, or one of
+ * this host's own addresses (a rogue announcing them would have agents
+ * load services that listen only here), or no literal at all; else 1. */
+int peer_addr_foreign(const char *addr);
 
 #endif
