@@ -105,7 +105,7 @@ static void changes_meanvar(const double *a, int n, double *mean, double *var)
 
 double changes_welch(const double *a, int na, const double *b, int nb)
 {
-	double ma, va, mb, vb, sa, sb, t, df;
+	double ma, va, mb, vb, sa, sb, t, df, p;
 
 	changes_meanvar(a, na, &ma, &va);
 	changes_meanvar(b, nb, &mb, &vb);
@@ -123,7 +123,15 @@ double changes_welch(const double *a, int na, const double *b, int nb)
 	 * n - 1. */
 	df = (sa + sb) * (sa + sb) /
 		(sa * sa / (na - 1) + sb * sb / (nb - 1));
-	return tdist_p2(t, df);
+	/* Spreads of denormal size underflow to 0/0 there (fuzz_changes
+	 * found it): the pooled degrees of freedom instead, never fewer
+	 * than one, never past a million (the normal curve by then). */
+	if (!(df >= 1))
+		df = fmax(1, na + nb - 2);
+	if (!(df <= 1e6))
+		df = 1e6;
+	p = tdist_p2(t, df);
+	return p >= 0 && p <= 1 ? p : 1;
 }
 
 static int changes_cmp_idx(const void *a, const void *b)
