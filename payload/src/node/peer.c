@@ -2,12 +2,14 @@
  * on top of mdns.h's responder and browser. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -465,25 +467,52 @@ static int peer_servers_seen(const char *addr, const char *lab)
 	return 0;
 }
 
-/* Whether a of family af is one of this host's interface addresses. */
-static int peer_addr_ours(int af, const void *a)
+/* Whether a (4 bytes) is an IPv4 address of one of this host's
+ * interfaces.  By SIOCGIFCONF, not getifaddrs(): musl's netlink walk of
+ * that never ends under qemu-user for 32-bit ppc, where the cross
+ * architecture's unit tests run. */
+static int peer_addr_ours4(const void *a)
 {
-	struct ifaddrs *ifa, *i;
-	int ours = 0;
+	struct ifreq ifr[64];
+	struct ifconf ifc = { .ifc_len = sizeof(ifr), .ifc_req = ifr };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ours = 0;
+	size_t i, n;
 
-	if (getifaddrs(&ifa) != 0)
+	if (fd < 0)
 		return 0;
-	for (i = ifa; i && !ours; i = i->ifa_next) {
-		if (!i->ifa_addr || i->ifa_addr->sa_family != af)
-			continue;
-		if (af == AF_INET)
-			ours = memcmp(&((struct sockaddr_in *)(void *)
-					i->ifa_addr)->sin_addr, a, 4) == 0;
-		else
-			ours = memcmp(&((struct sockaddr_in6 *)(void *)
-					i->ifa_addr)->sin6_addr, a, 16) == 0;
+	if (ioctl(fd, SIOCGIFCONF, &ifc) == 0) {
+		n = (size_t)ifc.ifc_len / sizeof(ifr[0]);
+		for (i = 0; i < n && !ours; i++)
+			ours = ifr[i].ifr_addr.sa_family == AF_INET &&
+			       memcmp(&((struct sockaddr_in *)(void *)
+					&ifr[i].ifr_addr)->sin_addr, a,
+				      4) == 0;
 	}
-	freeifaddrs(ifa);
+	close(fd);
+	return ours;
+}
+
+/* Whether a (16 bytes) is an IPv6 address of one of this host's
+ * interfaces: /proc/net/if_inet6, one address a line in 32 hex digits. */
+static int peer_addr_ours6(const unsigned char *a)
+{
+	FILE *f = fopen("/proc/net/if_inet6", "re");
+	char line[256], hex[33];
+	unsigned char b[16];
+	unsigned v;
+	int ours = 0, i;
+
+	if (!f)
+		return 0;
+	while (!ours && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%32[0-9a-fA-F]", hex) != 1 ||
+		    strlen(hex) != 32)
+			continue;
+		for (i = 0; i < 16 && sscanf(hex + 2 * i, "%2x", &v) == 1; i++)
+			b[i] = (unsigned char)v;
+		ours = i == 16 && memcmp(a, b, 16) == 0;
+	}
+	fclose(f);
 	return ours;
 }
 
@@ -498,7 +527,7 @@ int peer_addr_foreign(const char *addr)
 		if ((v >> 24) == 127 || (v >> 24) == 0 ||
 		    (v >> 28) == 0xe || v == 0xffffffffu)
 			return 0;
-		return !peer_addr_ours(AF_INET, &a4);
+		return !peer_addr_ours4(&a4);
 	}
 	if (inet_pton(AF_INET6, addr, &a6) == 1) {
 		if (IN6_IS_ADDR_LOOPBACK(&a6) || IN6_IS_ADDR_UNSPECIFIED(&a6) ||
@@ -510,7 +539,7 @@ int peer_addr_foreign(const char *addr)
 			return inet_ntop(AF_INET, &a6.s6_addr[12], v4,
 					 sizeof(v4)) && peer_addr_foreign(v4);
 		}
-		return !peer_addr_ours(AF_INET6, &a6);
+		return !peer_addr_ours6(a6.s6_addr);
 	}
 	return 0;
 }
