@@ -519,7 +519,6 @@ for i in $(seq 1 "$CLIENTS"); do
 		benchboot.role=client "benchboot.key=$LAB_KEY"
 done
 
-echo "$PIDS" >"$RUN_DIR/pids"
 # The terminal's width: the progress line must not wrap, or \r cannot
 # rewrite it.
 COLS=$(stty size 2>/dev/null </dev/tty | cut -d' ' -f2)
